@@ -1,0 +1,249 @@
+// The density extractor: boilerplate removal from one page alone.
+//
+// The seed lecture's description of boilerpipe (seed 003, "Как работает
+// boilerpipe?"): find the large text fragments, grow to neighbours while
+// text weight is high and link weight low, and cut whole subtrees that
+// fail, on the assumption that template and content do not interleave
+// inside one subtree. husk makes that a maximum-weight subtree search:
+//
+//   1. weigh      every block: text words - link words - a fixed block cost
+//                 (Kohlschütter 2010 features); stock lines weigh negative
+//   2. choose     the element whose blocks weigh most, scaled by semantic and
+//                 class/id hints (Readability's class weight)
+//   3. siblings   join siblings of that element that weigh enough
+//                 (Readability's sibling rule)
+//   4. prune      inside: cut link-dense and boilerplate-hinted subtrees
+//   5. filter     drop stock lines and link-only blocks
+//   6. end        cut at an end-of-article marker ("Related stories")
+//   7. headline   drop the <h1> that repeats the title
+//
+// Each step is a function of the shared state below; the order is the
+// cascade. Subtree totals are prefix sums over blocks (husk/blocks.h).
+#include <algorithm>
+
+#include "extractors/registry.h"
+#include "vocabulary.h"
+
+namespace husk {
+
+namespace {
+
+struct ElementInfo {
+  Hint hint = Hint::kNone;
+  bool semantic = false;  // <article>, <main>, itemprop=articleBody, role=main
+  uint32_t subtree_end = 0;  // index after the element's last descendant
+};
+
+struct State {
+  const Blocks& blocks;
+  const DensityParams& params;
+  const CompiledVocabulary& vocabulary;
+  std::vector<ElementInfo> info;
+  std::vector<double> weight;       // per block
+  std::vector<uint8_t> junk;        // per block: a stock line
+  std::vector<double> weight_sum;   // prefix sums, size blocks+1
+  std::vector<double> word_sum;
+  std::vector<double> link_sum;
+  std::vector<uint32_t> roots;      // chosen elements (container and siblings)
+  std::vector<uint8_t> keep;
+
+  double range(const std::vector<double>& prefix, const Element& e) const {
+    return prefix[e.end_block] - prefix[e.first_block];
+  }
+  double weight_of(uint32_t e) const { return range(weight_sum, blocks.elements[e]); }
+  double words_of(uint32_t e) const { return range(word_sum, blocks.elements[e]); }
+  double links_of(uint32_t e) const { return range(link_sum, blocks.elements[e]); }
+  double link_density_of(uint32_t e) const {
+    double w = words_of(e);
+    return w > 0 ? links_of(e) / w : 0.0;
+  }
+};
+
+// Tags whose whole subtree is page furniture (HTML sectioning semantics).
+bool is_boilerplate_tag(std::string_view tag) {
+  return tag == "nav" || tag == "aside" || tag == "footer" || tag == "header" || tag == "form" ||
+         tag == "menu" || tag == "dialog";
+}
+
+bool is_semantic_tag(std::string_view tag) { return tag == "article" || tag == "main"; }
+
+void describe_elements(State& s) {
+  const auto& elements = s.blocks.elements;
+  s.info.resize(elements.size());
+  // Elements are in pre-order: a descendant follows its ancestor, and the
+  // subtree ends at the first later element that is not deeper.
+  std::vector<uint32_t> open;
+  for (uint32_t i = 0; i < elements.size(); ++i) {
+    while (!open.empty() && elements[open.back()].depth >= elements[i].depth) {
+      s.info[open.back()].subtree_end = i;
+      open.pop_back();
+    }
+    open.push_back(i);
+    const Element& e = elements[i];
+    std::string_view tag = tag_name(e.tag);
+    ElementInfo& info = s.info[i];
+    info.semantic = is_semantic_tag(tag) || (e.flags & (kElemArticleBody | kElemMainRole));
+    info.hint = s.vocabulary.classify_hints(e.hints);
+    if (is_boilerplate_tag(tag) || (e.flags & kElemNavRole)) info.hint = Hint::kNegative;
+    if (info.semantic && info.hint == Hint::kNegative && !is_boilerplate_tag(tag) && !(e.flags & kElemNavRole))
+      info.hint = Hint::kPositive;  // <article class="post-sidebar-layout"> is still the article
+  }
+  for (uint32_t e : open) s.info[e].subtree_end = static_cast<uint32_t>(elements.size());
+}
+
+// Step 1.
+void weigh(State& s) {
+  const auto& blocks = s.blocks.blocks;
+  const DensityParams& p = s.params;
+  s.weight.resize(blocks.size());
+  s.junk.assign(blocks.size(), 0);
+  s.weight_sum.assign(blocks.size() + 1, 0.0);
+  s.word_sum.assign(blocks.size() + 1, 0.0);
+  s.link_sum.assign(blocks.size() + 1, 0.0);
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const BlockFeatures& f = blocks[i].features;
+    double text_words = static_cast<double>(f.words) - f.link_words;
+    double w = text_words - p.link_penalty * f.link_words - p.block_cost;
+    if (f.words <= 8 && s.vocabulary.is_boilerplate_line(blocks[i].text)) {
+      s.junk[i] = 1;
+      w = -(static_cast<double>(f.words) + p.block_cost);
+    }
+    s.weight[i] = w;
+    s.weight_sum[i + 1] = s.weight_sum[i] + w;
+    s.word_sum[i + 1] = s.word_sum[i] + f.words;
+    s.link_sum[i + 1] = s.link_sum[i] + f.link_words;
+  }
+}
+
+double hint_factor(const State& s, uint32_t e) {
+  const ElementInfo& info = s.info[e];
+  if (info.hint == Hint::kNegative) return s.params.negative_hint_factor;
+  if (info.semantic) return s.params.semantic_boost;
+  if (info.hint == Hint::kPositive) return s.params.positive_hint_boost;
+  return 1.0;
+}
+
+// Step 2.
+void choose(State& s) {
+  double best = 0;
+  uint32_t best_element = 0;
+  for (uint32_t e = 0; e < s.blocks.elements.size(); ++e) {
+    double w = s.weight_of(e);
+    if (w <= 0) continue;
+    double score = w * hint_factor(s, e);
+    // >=: on a tie the deeper element (later in pre-order) is tighter.
+    if (score >= best) {
+      best = score;
+      best_element = e;
+    }
+  }
+  s.roots.push_back(best_element);
+}
+
+// Step 3.
+void add_siblings(State& s) {
+  uint32_t root = s.roots.front();
+  uint32_t parent = s.blocks.elements[root].parent;
+  if (parent == Element::kNone) return;
+  const DensityParams& p = s.params;
+  double bar = std::max(p.sibling_min_weight, p.sibling_ratio * s.weight_of(root));
+  for (uint32_t c = parent + 1; c < s.info[parent].subtree_end; c = s.info[c].subtree_end) {
+    if (c == root || s.info[c].hint == Hint::kNegative) continue;
+    if (s.weight_of(c) >= bar && s.link_density_of(c) < p.sibling_max_link_density) s.roots.push_back(c);
+  }
+  std::sort(s.roots.begin(), s.roots.end());
+}
+
+// Step 4: keep the blocks of the roots, less the subtrees that fail.
+void prune(State& s) {
+  const DensityParams& p = s.params;
+  s.keep.assign(s.blocks.blocks.size(), 0);
+  for (uint32_t root : s.roots) {
+    const Element& r = s.blocks.elements[root];
+    double root_text = s.words_of(root) - s.links_of(root);
+    for (uint32_t b = r.first_block; b < r.end_block; ++b) s.keep[b] = 1;
+    for (uint32_t e = root + 1; e < s.info[root].subtree_end;) {
+      double words = s.words_of(e);
+      double text = words - s.links_of(e);
+      bool hinted_out = s.info[e].hint == Hint::kNegative && text <= p.keep_hinted_share * root_text;
+      bool link_dense = words >= p.cut_min_words && s.links_of(e) > 0 && s.link_density_of(e) > p.cut_link_density;
+      if (hinted_out || link_dense) {
+        const Element& cut = s.blocks.elements[e];
+        for (uint32_t b = cut.first_block; b < cut.end_block; ++b) s.keep[b] = 0;
+        e = s.info[e].subtree_end;  // skip the whole subtree
+      } else {
+        ++e;  // descend
+      }
+    }
+  }
+}
+
+// Step 5.
+void filter_blocks(State& s) {
+  const DensityParams& p = s.params;
+  for (std::size_t i = 0; i < s.keep.size(); ++i) {
+    if (!s.keep[i]) continue;
+    const BlockFeatures& f = s.blocks.blocks[i].features;
+    if (s.junk[i] || (f.link_density >= p.block_link_density && f.words <= p.block_link_max_words)) s.keep[i] = 0;
+  }
+}
+
+// Step 6.
+void cut_at_end_marker(State& s) {
+  const DensityParams& p = s.params;
+  double total = 0;
+  for (std::size_t i = 0; i < s.keep.size(); ++i)
+    if (s.keep[i]) total += s.blocks.blocks[i].features.words;
+  double seen = 0;
+  for (std::size_t i = 0; i < s.keep.size(); ++i) {
+    if (!s.keep[i]) continue;
+    const Block& b = s.blocks.blocks[i];
+    if (b.features.words <= p.end_marker_max_words && seen >= p.end_marker_min_share * total &&
+        s.vocabulary.is_end_marker(b.text)) {
+      std::fill(s.keep.begin() + static_cast<std::ptrdiff_t>(i), s.keep.end(), 0);
+      return;
+    }
+    seen += b.features.words;
+  }
+}
+
+// Step 7.
+void drop_headline(State& s) {
+  for (std::size_t i = 0; i < s.keep.size(); ++i) {
+    if (!s.keep[i]) continue;
+    const Block& b = s.blocks.blocks[i];
+    if (b.features.heading == 1 && (b.text == s.blocks.first_h1 || b.text == s.blocks.og_title)) s.keep[i] = 0;
+  }
+}
+
+class DensityExtractor final : public Extractor {
+ public:
+  explicit DensityExtractor(const ExtractConfig& config) : params_(config.density), vocabulary_(config.vocabulary) {}
+
+  std::string_view name() const override { return "density"; }
+
+  Extraction extract(const Blocks& blocks) const override {
+    Extraction out;
+    if (blocks.blocks.empty()) return out;
+    State s{blocks, params_, vocabulary_, {}, {}, {}, {}, {}, {}, {}, {}};
+    describe_elements(s);
+    using Step = void (*)(State&);
+    static constexpr Step kCascade[] = {weigh, choose, add_siblings, prune, filter_blocks, cut_at_end_marker,
+                                        drop_headline};
+    for (Step step : kCascade) step(s);
+    out.keep = std::move(s.keep);
+    return out;
+  }
+
+ private:
+  DensityParams params_;
+  CompiledVocabulary vocabulary_;
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_density_extractor(const ExtractConfig& config) {
+  return std::make_unique<DensityExtractor>(config);
+}
+
+}  // namespace husk

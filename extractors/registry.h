@@ -1,0 +1,13 @@
+// Constructors of the extractors, for make_extractor() (husk/extract.h).
+#pragma once
+
+#include <memory>
+
+#include "husk/extract.h"
+
+namespace husk {
+
+std::unique_ptr<Extractor> make_fulltext_extractor();
+std::unique_ptr<Extractor> make_density_extractor(const ExtractConfig& config);
+
+}  // namespace husk

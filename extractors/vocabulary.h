@@ -1,0 +1,42 @@
+// The density extractor's word lists, compiled once: class/id hint
+// matching (RE2 over the lower-cased class and id values) and whole-block
+// phrase lists.
+#pragma once
+
+#include <re2/re2.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+#include "husk/params.h"
+
+namespace husk {
+
+enum class Hint : int8_t { kNegative = -1, kNone = 0, kPositive = 1 };
+
+class CompiledVocabulary {
+ public:
+  explicit CompiledVocabulary(const Vocabulary& vocabulary);
+
+  // Negative wins over positive: "article-comments" is a comment section.
+  Hint classify_hints(std::string_view hints) const;
+  // The whole block is a stock line ("Advertisement", "Share").
+  bool is_boilerplate_line(std::string_view text) const;
+  // The block opens a related/comments/share section.
+  bool is_end_marker(std::string_view text) const;
+
+ private:
+  std::unique_ptr<RE2> positive_;
+  std::unique_ptr<RE2> negative_;
+  std::unordered_set<std::string> negative_tokens_;
+  std::unordered_set<std::string> boilerplate_lines_;
+  std::vector<std::string> end_markers_;
+};
+
+// Lower case (full Unicode) with leading and trailing non-alphanumerics
+// removed: the form phrase lists are compared in.
+std::string phrase_key(std::string_view text);
+
+}  // namespace husk

@@ -1,0 +1,54 @@
+// The page pipeline: RawPage -> decode -> parse -> segment -> extract ->
+// clean text, as one call. This is what `husk extract` runs per page and
+// what the service and the benchmarks call.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "husk/decode.h"
+#include "husk/dom.h"
+#include "husk/extract.h"
+#include "husk/page.h"
+#include "husk/params.h"
+
+namespace husk {
+
+struct PipelineOptions {
+  DecodeOptions decode;
+  ParseOptions parse;
+  SegmentOptions segment;
+  std::string extractor = "auto";
+  ExtractConfig config = default_extract_config();
+};
+
+struct PageResult {
+  std::string id;
+  std::string url;
+  std::string title;
+  std::string text;
+  std::string extractor;
+  std::string charset;
+  std::string error;  // non-empty when the page failed; text is then empty
+  std::vector<std::string> warnings;
+  std::size_t input_bytes = 0;
+};
+
+class Pipeline {
+ public:
+  // Fails only on a bad extractor name.
+  static Result<Pipeline> make(const PipelineOptions& options);
+
+  // Never throws; a failed page comes back with `error` set.
+  PageResult process(const RawPage& page) const;
+  // The same, keeping the intermediate Blocks and labels (--dump-features).
+  PageResult process(const RawPage& page, Blocks* blocks, Extraction* extraction) const;
+
+ private:
+  Pipeline(const PipelineOptions& options, std::shared_ptr<const Extractor> extractor);
+  PipelineOptions options_;
+  std::shared_ptr<const Extractor> extractor_;
+};
+
+}  // namespace husk

@@ -1,0 +1,69 @@
+// Status and Result<T>: how husk's library reports failure.
+//
+// Library code never throws across its public surface and never exits; it
+// returns a Status (code, message, byte offset where one is meaningful). Only
+// the CLI turns these into exit codes and messages.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace husk {
+
+enum class Code {
+  kOk = 0,
+  kInvalidArgument,  // the caller's options or input are unusable
+  kNotFound,         // a file, record or key is absent
+  kIo,               // the operating system refused a read or write
+  kCorrupt,          // input is malformed (truncated gzip, bad WARC header)
+  kLimit,            // a configured limit (bytes, depth, time) was hit
+  kUnsupported,      // a valid input husk does not handle (unknown charset)
+};
+
+const char* code_name(Code code);
+
+class Status {
+ public:
+  Status() = default;
+  Status(Code code, std::string message, std::size_t offset = kNoOffset)
+      : code_(code), message_(std::move(message)), offset_(offset) {}
+
+  static constexpr std::size_t kNoOffset = static_cast<std::size_t>(-1);
+
+  bool ok() const { return code_ == Code::kOk; }
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+  std::size_t offset() const { return offset_; }
+  // "corrupt: truncated gzip stream (at byte 1234)"
+  std::string to_string() const;
+
+ private:
+  Code code_ = Code::kOk;
+  std::string message_;
+  std::size_t offset_ = kNoOffset;
+};
+
+// A value or the Status that explains its absence.
+template <typename T>
+class Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}
+  Result(Status status) : status_(std::move(status)) {}
+
+  bool ok() const { return value_.has_value(); }
+  const Status& status() const { return status_; }
+  T& value() { return *value_; }
+  const T& value() const { return *value_; }
+  T& operator*() { return *value_; }
+  const T& operator*() const { return *value_; }
+  T* operator->() { return &*value_; }
+  const T* operator->() const { return &*value_; }
+
+ private:
+  std::optional<T> value_;
+  Status status_;
+};
+
+}  // namespace husk

@@ -1,0 +1,18 @@
+// husk: boilerplate removal and near-duplicate detection for crawled pages.
+#include <vector>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "husk: clean main text out of crawled HTML (boilerplate removal).\n"
+      "Run `husk COMMAND --help` for the options of a command."};
+  app.set_version_flag("--version", "husk 0.1.0");
+  app.require_subcommand(1);
+  std::vector<husk::cli::Command> commands = {husk::cli::add_extract_command(app),
+                                               husk::cli::add_eval_command(app)};
+  CLI11_PARSE(app, argc, argv);
+  for (const husk::cli::Command& command : commands)
+    if (command.app->parsed()) return command.run();
+  return 2;
+}

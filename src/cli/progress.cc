@@ -1,0 +1,38 @@
+#include "cli/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace husk::cli {
+
+Progress::Progress(std::string label)
+    : label_(std::move(label)), enabled_(isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+Progress::~Progress() { finish(); }
+
+void Progress::update(std::size_t pages, std::size_t errors, std::size_t bytes) {
+  if (!enabled_) return;
+  auto now = std::chrono::steady_clock::now();
+  if (now - last_ < std::chrono::milliseconds(500)) return;
+  last_ = now;
+  draw(pages, errors, bytes);
+}
+
+void Progress::draw(std::size_t pages, std::size_t errors, std::size_t bytes) {
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (secs <= 0) secs = 1e-9;
+  std::fprintf(stderr, "\r%s: %zu pages, %zu errors, %.1f pages/s, %.1f MB/s\033[K", label_.c_str(), pages, errors,
+               static_cast<double>(pages) / secs, static_cast<double>(bytes) / 1e6 / secs);
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void Progress::finish() {
+  if (!enabled_ || !drawn_) return;
+  std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
+  drawn_ = false;
+}
+
+}  // namespace husk::cli

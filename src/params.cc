@@ -1,0 +1,155 @@
+#include "husk/params.h"
+
+#include <fstream>
+#include <sstream>
+#include <toml++/toml.h>
+#include <variant>
+
+namespace husk {
+
+namespace {
+
+// DensityParams fields by their config name: one table serves parsing,
+// defaults and the consistency test.
+using DoubleField = double DensityParams::*;
+using UintField = uint32_t DensityParams::*;
+struct Field {
+  const char* name;
+  std::variant<DoubleField, UintField> member;
+};
+
+constexpr Field kDensityFields[] = {
+    {"block_cost", &DensityParams::block_cost},
+    {"link_penalty", &DensityParams::link_penalty},
+    {"positive_hint_boost", &DensityParams::positive_hint_boost},
+    {"semantic_boost", &DensityParams::semantic_boost},
+    {"negative_hint_factor", &DensityParams::negative_hint_factor},
+    {"cut_link_density", &DensityParams::cut_link_density},
+    {"cut_min_words", &DensityParams::cut_min_words},
+    {"keep_hinted_share", &DensityParams::keep_hinted_share},
+    {"block_link_density", &DensityParams::block_link_density},
+    {"block_link_max_words", &DensityParams::block_link_max_words},
+    {"sibling_ratio", &DensityParams::sibling_ratio},
+    {"sibling_min_weight", &DensityParams::sibling_min_weight},
+    {"sibling_max_link_density", &DensityParams::sibling_max_link_density},
+    {"end_marker_min_share", &DensityParams::end_marker_min_share},
+    {"end_marker_max_words", &DensityParams::end_marker_max_words},
+};
+
+struct ListField {
+  const char* name;
+  std::vector<std::string> Vocabulary::*member;
+};
+
+constexpr ListField kVocabularyFields[] = {
+    {"positive_hints", &Vocabulary::positive_hints},
+    {"negative_hints", &Vocabulary::negative_hints},
+    {"negative_tokens", &Vocabulary::negative_tokens},
+    {"end_markers", &Vocabulary::end_markers},
+    {"boilerplate_lines", &Vocabulary::boilerplate_lines},
+};
+
+std::string where(const std::string& source, const toml::source_region& region) {
+  return source + ":" + std::to_string(region.begin.line);
+}
+
+Status apply_density(const toml::table& table, const std::string& source, DensityParams& params) {
+  for (const auto& [key, node] : table) {
+    const Field* field = nullptr;
+    for (const Field& f : kDensityFields)
+      if (key.str() == f.name) field = &f;
+    if (field == nullptr)
+      return Status(Code::kInvalidArgument, where(source, node.source()) + ": unknown key density." + std::string(key.str()));
+    if (std::holds_alternative<DoubleField>(field->member)) {
+      std::optional<double> v = node.value<double>();
+      if (!v) return Status(Code::kInvalidArgument, where(source, node.source()) + ": density." + field->name + " must be a number");
+      params.*std::get<DoubleField>(field->member) = *v;
+    } else {
+      std::optional<int64_t> v = node.value<int64_t>();
+      if (!v || *v < 0) return Status(Code::kInvalidArgument, where(source, node.source()) + ": density." + field->name + " must be a non-negative integer");
+      params.*std::get<UintField>(field->member) = static_cast<uint32_t>(*v);
+    }
+  }
+  return Status();
+}
+
+Status apply_vocabulary(const toml::table& table, const std::string& source, Vocabulary& vocabulary) {
+  for (const auto& [key, node] : table) {
+    const ListField* field = nullptr;
+    for (const ListField& f : kVocabularyFields)
+      if (key.str() == f.name) field = &f;
+    if (field == nullptr)
+      return Status(Code::kInvalidArgument, where(source, node.source()) + ": unknown key vocabulary." + std::string(key.str()));
+    const toml::array* array = node.as_array();
+    if (array == nullptr)
+      return Status(Code::kInvalidArgument, where(source, node.source()) + ": vocabulary." + field->name + " must be a list of strings");
+    std::vector<std::string> words;
+    for (const toml::node& item : *array) {
+      std::optional<std::string> s = item.value<std::string>();
+      if (!s) return Status(Code::kInvalidArgument, where(source, item.source()) + ": vocabulary." + field->name + " holds a non-string");
+      words.push_back(*s);
+    }
+    vocabulary.*(field->member) = std::move(words);
+  }
+  return Status();
+}
+
+Result<ExtractConfig> parse_over(const std::string& text, const std::string& source, ExtractConfig config) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& err) {
+    return Status(Code::kInvalidArgument,
+                  source + ":" + std::to_string(err.source().begin.line) + ":" +
+                      std::to_string(err.source().begin.column) + ": " + std::string(err.description()));
+  }
+  for (const auto& [key, node] : root) {
+    const toml::table* table = node.as_table();
+    Status st;
+    if (key.str() == "density" && table != nullptr) {
+      st = apply_density(*table, source, config.density);
+    } else if (key.str() == "vocabulary" && table != nullptr) {
+      st = apply_vocabulary(*table, source, config.vocabulary);
+    } else {
+      st = Status(Code::kInvalidArgument, where(source, node.source()) + ": unknown section " + std::string(key.str()));
+    }
+    if (!st.ok()) return st;
+  }
+  return config;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> describe(const DensityParams& params) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const Field& f : kDensityFields) {
+    double v = std::holds_alternative<DoubleField>(f.member) ? params.*std::get<DoubleField>(f.member)
+                                                             : params.*std::get<UintField>(f.member);
+    out.emplace_back(f.name, v);
+  }
+  return out;
+}
+
+const ExtractConfig& default_extract_config() {
+  static const ExtractConfig config = [] {
+    Result<ExtractConfig> parsed = parse_over(builtin_extract_toml(), "config/extract.toml", ExtractConfig{});
+    // The built-in file is checked by the test suite; a broken build-time
+    // copy leaves the struct defaults and empty word lists.
+    return parsed.ok() ? *parsed : ExtractConfig{};
+  }();
+  return config;
+}
+
+Result<ExtractConfig> parse_extract_config(const std::string& toml_text, const std::string& source_name) {
+  return parse_over(toml_text, source_name, default_extract_config());
+}
+
+Result<ExtractConfig> load_extract_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status(Code::kNotFound, path + ": cannot open configuration file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_extract_config(text.str(), path);
+}
+
+}  // namespace husk
