@@ -195,23 +195,33 @@ std::string canonical_charset(std::string_view label) {
   if (lower.empty()) return {};
   for (const LabelAlias& alias : kAliases)
     if (alias.label == lower) return std::string(alias.charset);
+  // ICU resolves any alias it knows to its internal name; the MIME (else
+  // IANA) name of that is what husk reports.
   UErrorCode err = U_ZERO_ERROR;
   const char* name = ucnv_getCanonicalName(lower.c_str(), "", &err);
   if (U_FAILURE(err) || name == nullptr) {
     err = U_ZERO_ERROR;
-    name = ucnv_getCanonicalName(lower.c_str(), "IANA", &err);
-  }
-  if (U_FAILURE(err) || name == nullptr) {
-    // Last try: let ICU open it by any alias it knows.
-    err = U_ZERO_ERROR;
     ConverterPtr conv(ucnv_open(lower.c_str(), &err));
     if (U_FAILURE(err)) return {};
-    const char* n = ucnv_getName(conv.get(), &err);
-    return U_FAILURE(err) || n == nullptr ? std::string() : std::string(n);
+    name = ucnv_getName(conv.get(), &err);
+    if (U_FAILURE(err) || name == nullptr) return {};
   }
-  std::string canonical = name;
-  if (canonical == "UTF-8" || iequals(canonical, "utf-8")) return "UTF-8";
-  return canonical;
+  // The label itself, else any alias of ICU's name, may have a MIME/IANA name.
+  std::vector<std::string> candidates{lower};
+  err = U_ZERO_ERROR;
+  uint16_t aliases = ucnv_countAliases(name, &err);
+  for (uint16_t i = 0; U_SUCCESS(err) && i < aliases; ++i) {
+    const char* alias = ucnv_getAlias(name, i, &err);
+    if (U_SUCCESS(err) && alias != nullptr) candidates.emplace_back(alias);
+  }
+  for (const char* standard : {"MIME", "IANA"}) {
+    for (const std::string& candidate : candidates) {
+      err = U_ZERO_ERROR;
+      const char* std_name = ucnv_getStandardName(candidate.c_str(), standard, &err);
+      if (U_SUCCESS(err) && std_name != nullptr) return std_name;
+    }
+  }
+  return name;
 }
 
 Decoded decode_utf8(std::string_view text) {

@@ -11,7 +11,12 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::vector<husk::cli::Command> commands = {husk::cli::add_extract_command(app),
                                                husk::cli::add_eval_command(app)};
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; every usage error exits 2.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   for (const husk::cli::Command& command : commands)
     if (command.app->parsed()) return command.run();
   return 2;

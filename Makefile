@@ -1,0 +1,55 @@
+# husk: the two set-up entry points of README.md.
+#   make demo  - install dependencies, build, run husk on the bundled pages
+#   make test  - install dependencies, build, run the whole test suite
+# Both work on a fresh Debian 12 as root; `make deps` is a no-op once the
+# packages are there.
+
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+DATASETS ?= ../shared/datasets
+
+APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
+  libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev \
+  libssl-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
+  libgtest-dev libgmock-dev libbenchmark-dev
+
+.PHONY: all deps build demo test bench fuzz clean
+
+all: build
+
+deps:
+	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
+	  echo "installing build dependencies with apt-get"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(APT_PACKAGES); \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BUILD) -j$(JOBS)
+
+demo: build
+	@mkdir -p out/demo
+	$(BUILD)/husk extract --jobs 2 fixtures/demo -o out/demo/extract.jsonl
+	$(BUILD)/husk extract --jobs 2 --format text fixtures/demo -o out/demo/extract.txt
+	$(BUILD)/husk eval extract --gold fixtures/demo/gold.json out/demo/extract.jsonl --per-page out/demo/eval-per-page.jsonl \
+	  | tee out/demo/eval.txt
+	@echo "clean text: out/demo/extract.txt, out/demo/extract.jsonl; report: out/demo/eval.txt"
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+# Whole-corpus throughput (Google Benchmark), against Gumbo parsing alone.
+bench: build
+	$(BUILD)/tests/bench/husk_bench --corpus $(DATASETS)/article-extraction-benchmark/html \
+	  --benchmark_counters_tabular=true
+
+# libFuzzer target for decode + parse + extract (clang).
+fuzz: deps
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends clang libclang-rt-14-dev >/dev/null
+	CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHUSK_BUILD_FUZZ=ON \
+	  -DHUSK_BUILD_TESTS=OFF -DHUSK_BUILD_BENCH=OFF
+	cmake --build build-fuzz -j$(JOBS) --target fuzz_extract
+	@echo "run: build-fuzz/tests/fuzz/fuzz_extract -max_total_time=60 fixtures/"
+
+clean:
+	rm -rf $(BUILD) build-fuzz out

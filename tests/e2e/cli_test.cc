@@ -1,0 +1,113 @@
+// The CLI contract of DESIGN.md, checked through the husk binary.
+#include <nlohmann/json.hpp>
+
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+using test::run_husk;
+using test::TempDir;
+using test::write_file;
+
+std::string article(int n) {
+  std::string p;
+  for (int i = 0; i < 60; ++i) p += "page" + std::to_string(n) + "word" + std::to_string(i) + " ";
+  return "<html><head><title>Page " + std::to_string(n) + "</title></head><body><nav><a href=/>Home</a> <a href=/x>X</a></nav><article><p>" +
+         p + "</p></article></body></html>";
+}
+
+TEST(Cli, ExtractWritesOneJsonObjectPerPageInInputOrderForAnyJobs) {
+  TempDir dir;
+  for (int i = 0; i < 40; ++i) write_file(dir.file("p" + std::string(i < 10 ? "0" : "") + std::to_string(i) + ".html"), article(i));
+  std::string one = run_husk("extract --jobs 1 " + dir.path().string()).out;
+  std::string four = run_husk("extract --jobs 4 " + dir.path().string()).out;
+  EXPECT_EQ(one, four);
+  std::vector<std::string> records = test::lines(one);
+  ASSERT_EQ(records.size(), 40u);
+  for (int i = 0; i < 40; ++i) {
+    auto j = nlohmann::ordered_json::parse(records[static_cast<std::size_t>(i)]);
+    std::vector<std::string> keys;
+    for (auto& [k, v] : j.items()) keys.push_back(k);
+    EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "title", "text", "extractor"}));
+    EXPECT_EQ(j["title"], "Page " + std::to_string(i));
+    EXPECT_EQ(j["extractor"], "density");
+    EXPECT_NE(j["text"].get<std::string>().find("page" + std::to_string(i) + "word59"), std::string::npos);
+    EXPECT_EQ(j["text"].get<std::string>().find("Home"), std::string::npos);
+  }
+}
+
+TEST(Cli, StdinAndOutputFileAndTextFormat) {
+  TempDir dir;
+  write_file(dir.file("a.html"), article(7));
+  test::CommandResult r = run_husk("extract --format text -o " + dir.file("out.txt") + " - < " + dir.file("a.html"));
+  EXPECT_EQ(r.exit_code, 0);
+  std::string text = test::read_file(dir.file("out.txt"));
+  EXPECT_EQ(text.rfind("==> - <==\nPage 7\n\n", 0), 0u) << text;
+  EXPECT_NE(text.find("page7word0"), std::string::npos);
+}
+
+TEST(Cli, JsonlInputKeepsIdsAndUrls) {
+  TempDir dir;
+  write_file(dir.file("in.jsonl"), nlohmann::json({{"id", "x1"}, {"url", "http://e.com/"}, {"html", article(3)}}).dump() + "\n");
+  auto j = nlohmann::json::parse(run_husk("extract " + dir.file("in.jsonl")).out);
+  EXPECT_EQ(j["id"], "x1");
+  EXPECT_EQ(j["url"], "http://e.com/");
+}
+
+TEST(Cli, ExitCodes) {
+  TempDir dir;
+  EXPECT_EQ(run_husk("extract " + dir.file("missing.html") + " 2>/dev/null").exit_code, 1);
+  EXPECT_EQ(run_husk("extract --extractor nope x.html 2>/dev/null").exit_code, 2);
+  EXPECT_EQ(run_husk("extract 2>/dev/null").exit_code, 2);
+  write_file(dir.file("a.html"), article(1));
+  // One missing input among readable ones: the run succeeds.
+  EXPECT_EQ(run_husk("extract " + dir.file("missing.html") + " " + dir.file("a.html") + " 2>/dev/null").exit_code, 0);
+}
+
+TEST(Cli, HelpForEveryCommand) {
+  for (const char* cmd : {"--help", "extract --help", "eval --help", "eval extract --help"}) {
+    test::CommandResult r = run_husk(cmd);
+    EXPECT_EQ(r.exit_code, 0) << cmd;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << cmd;
+  }
+}
+
+TEST(Cli, BadConfigNamesFileAndLine) {
+  TempDir dir;
+  write_file(dir.file("bad.toml"), "[density]\nblock_cost = \"ten\"\n");
+  write_file(dir.file("a.html"), article(1));
+  test::CommandResult r = run_husk("extract --config " + dir.file("bad.toml") + " " + dir.file("a.html") + " 2>&1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("bad.toml:2"), std::string::npos) << r.out;
+}
+
+TEST(Cli, DumpFeaturesWritesEveryBlock) {
+  TempDir dir;
+  write_file(dir.file("a.html"), article(2));
+  run_husk("extract --dump-features " + dir.file("f.jsonl") + " " + dir.file("a.html"));
+  std::vector<std::string> rows = test::lines(test::read_file(dir.file("f.jsonl")));
+  ASSERT_EQ(rows.size(), 2u);  // the nav line and the article paragraph
+  auto nav = nlohmann::json::parse(rows[0]);
+  auto body = nlohmann::json::parse(rows[1]);
+  EXPECT_EQ(nav["content"], false);
+  EXPECT_EQ(body["content"], true);
+  EXPECT_EQ(body["words"], 60);
+  EXPECT_EQ(body["path"], "body>article>p");
+}
+
+TEST(Cli, EvalExtractScoresAPredictionFile) {
+  TempDir dir;
+  write_file(dir.file("gold.json"), R"({"a": {"articleBody": "one two three four five"}, "b": {"articleBody": "six seven eight nine"}})");
+  write_file(dir.file("pred.jsonl"), "{\"id\":\"html/a.html.gz\",\"text\":\"one two three four five\"}\n");
+  test::CommandResult r = run_husk("eval extract --json --gold " + dir.file("gold.json") + " " + dir.file("pred.jsonl"));
+  EXPECT_EQ(r.exit_code, 0);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["pages"], 2);
+  EXPECT_EQ(j["missing"], 1);
+  EXPECT_DOUBLE_EQ(j["precision"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(j["recall"].get<double>(), 0.5);
+}
+
+}  // namespace
+}  // namespace husk

@@ -1,0 +1,83 @@
+// Hostile inputs among good pages: each gives an error or an empty text,
+// never a crash or hang, and every good neighbour's output is intact.
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+using test::TempDir;
+using test::write_file;
+
+std::string good_page(const std::string& tag) {
+  std::string p;
+  for (int i = 0; i < 50; ++i) p += tag + std::to_string(i) + " ";
+  return "<html><body><article><p>" + p + "</p></article></body></html>";
+}
+
+TEST(Hostile, BadPagesNeverHurtTheirNeighbours) {
+  TempDir dir;
+  std::mt19937 rng(42);
+  std::string junk(200000, '\0');
+  for (char& c : junk) c = static_cast<char>(rng());
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "<div>";
+  deep += "deep bottom text";
+  std::string big = "<html><body>";
+  while (big.size() < 50u << 20) big += "<div class=row><p>filler words in a very large page</p></div>\n";
+  std::string text_node = "<html><body><p>" + std::string(10u << 20, 'a') + "</p></body></html>";
+  std::string gz = test::gzip(good_page("lost"));
+
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"b01-empty.html", ""},
+      {"b02-junk.html", junk},
+      {"b03-truncated.html.gz", gz.substr(0, gz.size() / 2)},
+      {"b04-deep.html", deep},
+      {"b05-50mb.html", big},
+      {"b06-textnode.html", text_node},
+      {"b07-bad-utf8.html", "<meta charset=utf-8><p>valid \xF0\x28\x8C\x28 then \xC0\xAF more</p>"},
+      {"b08-unknown-charset.html", "<meta charset=\"klingon-8\"><p>text under an unknown charset label</p>"},
+      {"b09-truncated.warc", "WARC/1.0\r\nWARC-Type: response\r\nContent-Type: application/http\r\nContent-Length: 9999\r\n\r\nHTTP/1.1 200"},
+  };
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < bad.size(); ++i) {
+    std::string good = "g" + std::to_string(i) + ".html";
+    write_file(dir.file(good), good_page("good" + std::to_string(i) + "w"));
+    write_file(dir.file(bad[i].first), bad[i].second);
+  }
+  auto start = std::chrono::steady_clock::now();
+  test::CommandResult r = test::run_husk("extract --jobs 2 " + dir.path().string());
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_LT(secs, 60.0) << "hostile pages must not hang the run";
+  std::map<std::string, nlohmann::json> by_id;
+  for (const std::string& line : test::lines(r.out)) {
+    auto j = nlohmann::json::parse(line);
+    by_id[j["id"].get<std::string>()] = j;
+  }
+  for (std::size_t i = 0; i < bad.size(); ++i) {
+    const nlohmann::json& g = by_id["g" + std::to_string(i) + ".html"];
+    EXPECT_NE(g.value("text", "").find("good" + std::to_string(i) + "w49"), std::string::npos) << "neighbour " << i;
+    EXPECT_FALSE(g.contains("error"));
+  }
+  EXPECT_TRUE(by_id["b01-empty.html"].contains("error"));
+  EXPECT_NE(by_id["b03-truncated.html.gz"].value("error", "").find("truncated gzip"), std::string::npos);
+  EXPECT_NE(by_id["b04-deep.html"].value("text", "").find("deep bottom text"), std::string::npos);
+  EXPECT_TRUE(by_id["b04-deep.html"].contains("warnings"));
+  EXPECT_NE(by_id["b07-bad-utf8.html"].value("text", "").find("valid \xEF\xBF\xBD"), std::string::npos);
+  EXPECT_NE(by_id["b08-unknown-charset.html"].value("text", "").find("unknown charset label"), std::string::npos);
+  bool warc_error = false;
+  for (auto& [id, j] : by_id)
+    if (id.find("b09-truncated.warc") != std::string::npos && j.value("error", "").find("truncated WARC") != std::string::npos)
+      warc_error = true;
+  EXPECT_TRUE(warc_error);
+  EXPECT_TRUE(by_id.count("b02-junk.html"));
+  EXPECT_TRUE(by_id.count("b05-50mb.html"));
+  EXPECT_TRUE(by_id.count("b06-textnode.html"));
+}
+
+}  // namespace
+}  // namespace husk

@@ -1,0 +1,50 @@
+// Real pages of the article-extraction-benchmark: sentences of the article
+// that must be in the text, page furniture that must not.
+#include "husk/ingest.h"
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+struct SnippetCase {
+  const char* page;  // file name prefix under html/
+  std::vector<std::string> must;
+  std::vector<std::string> must_not;
+};
+
+const SnippetCase kCases[] = {
+    {"042bb7b5feda", {"Gaming used to be so simple. We’d buy", "Now we spend money over and over on"}, {"Privacy Policy", "Terms of Use", "Newsletter"}},
+    {"04a6711caa7c", {"Americans have gone to the polls four times", "I don’t see the downside. A long inquiry"}, {"Newsletter", "Subscribe", "Advertisement"}},
+    {"05844573ca7e", {"New electric vehicles, several new small SUVs, a", "The 2021 RAV4 Prime will be able to"}, {"Terms of Use", "Newsletter", "Subscribe"}},
+    {"076f4f33bf75", {"In case you are living in Delhi-NCR, chances", "So now you know that there IS an"}, {"All rights reserved", "Terms of Use", "Related"}},
+    {"098bb3e96c0a", {"Walt Disney Co. executive Kevin Mayer said overwhelming", "“Operating is a lot different than a strategy"}, {"Privacy Policy", "Newsletter", "Subscribe"}},
+    {"0d46122928b6", {"MADRID — Rafael Nadal kept Spain’s hopes alive,", "Australia beat Colombia behind Nick Kyrgios’ 6-4, 6-4"}, {"Privacy Policy", "All rights reserved", "Newsletter"}},
+    {"0dd135704572", {"Senator representing Yobe North , Ahmad Lawan ,", "Senate Leader, Ahmad Lawan raises a motion on"}, {"Newsletter", "Subscribe", "Comments"}},
+    {"0e014df693f1", {"This shop has been compensated by #CollectiveBias, Inc.", "What is your favorite weekend family activity? How"}, {"Privacy Policy", "Cookie"}},
+    {"14cc2a0ca59c", {"A team led by researchers out of NASA's", "This article was originally published by Futurism. Read"}, {"Privacy Policy", "All rights reserved"}},
+    {"16c30add7e96", {"Another cloud of choking smoke and dust is", "While some of the solutions like wind and"}, {"Privacy Policy", "Terms of Use", "Sign up"}},
+    {"1ee91d1fce65", {"In a joint statement published Oct. 25, the", "Robertson, the U.S. commander, said: “The United States"}, {"Terms of Use", "Newsletter", "Comments"}},
+    {"1f765c487806", {"Prince Andrew, the nearly 60-year-old younger brother of", "The views and opinions expressed in the article"}, {"Privacy Policy", "All rights reserved", "Terms of Use"}},
+};
+
+TEST(RealPages, ArticleSentencesInFurnitureOut) {
+  std::string root = test::dataset("article-extraction-benchmark");
+  if (root.empty()) GTEST_SKIP() << "../shared/datasets/article-extraction-benchmark is absent";
+  std::map<std::string, std::string> text_by_prefix;
+  Result<Pipeline> pipeline = Pipeline::make(PipelineOptions{});
+  ASSERT_TRUE(pipeline.ok());
+  ingest({root + "/html"}, IngestOptions{}, [&](RawPage&& page) {
+    for (const SnippetCase& c : kCases)
+      if (page.id.rfind(c.page, 0) == 0) text_by_prefix[c.page] = pipeline->process(page).text;
+    return true;
+  });
+  for (const SnippetCase& c : kCases) {
+    ASSERT_TRUE(text_by_prefix.count(c.page)) << c.page;
+    const std::string& text = text_by_prefix[c.page];
+    for (const std::string& s : c.must) EXPECT_NE(text.find(s), std::string::npos) << c.page << " lacks: " << s;
+    for (const std::string& s : c.must_not) EXPECT_EQ(text.find(s), std::string::npos) << c.page << " keeps: " << s;
+  }
+}
+
+}  // namespace
+}  // namespace husk

@@ -1,0 +1,108 @@
+#include <unicode/ucnv.h>
+
+#include "husk/decode.h"
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+// UTF-8 text re-encoded into `charset` by ICU, as a page in that charset.
+std::string encode(const std::string& utf8, const char* charset) {
+  UErrorCode err = U_ZERO_ERROR;
+  std::string out(utf8.size() * 4 + 16, '\0');
+  int32_t n = ucnv_convert(charset, "UTF-8", out.data(), static_cast<int32_t>(out.size()), utf8.data(),
+                           static_cast<int32_t>(utf8.size()), &err);
+  EXPECT_TRUE(U_SUCCESS(err)) << charset;
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+struct CharsetCase {
+  const char* charset;     // what the test encodes with
+  const char* label;       // what the page declares ("" for nothing)
+  bool in_header;          // declared in the HTTP header rather than <meta>
+  const char* text;        // UTF-8 body text
+  const char* expect_source;
+};
+
+class CharsetTest : public ::testing::TestWithParam<CharsetCase> {};
+
+TEST_P(CharsetTest, DecodesToUtf8) {
+  const CharsetCase& c = GetParam();
+  std::string meta = (!c.in_header && *c.label) ? std::string("<meta charset=\"") + c.label + "\">" : "";
+  std::string page = "<html><head>" + meta + "<title>t</title></head><body><p>" + c.text + "</p></body></html>";
+  std::string bytes = encode(page, c.charset);
+  std::string header = c.in_header ? std::string("text/html; charset=") + c.label : "text/html";
+  Decoded d = decode(bytes, header);
+  EXPECT_NE(d.html.find(c.text), std::string::npos) << c.charset << " decoded as " << d.charset;
+  EXPECT_EQ(d.charset_source, c.expect_source);
+}
+
+constexpr const char* kRussian = "Съешь же ещё этих мягких французских булок, да выпей чаю. Широкая электрификация южных губерний даст мощный толчок подъёму сельского хозяйства.";
+constexpr const char* kChinese = "我能吞下玻璃而不伤身体。中华人民共和国成立于一九四九年，首都是北京。这是一个用于测试字符集检测的较长段落。";
+constexpr const char* kJapanese = "私はガラスを食べられます。それは私を傷つけません。日本語の文章で文字コードの判定を確かめます。";
+constexpr const char* kFrench = "Voix ambiguë d’un cœur qui, au zéphyr, préfère les jattes de kiwis. Où êtes-vous allé?";
+
+INSTANTIATE_TEST_SUITE_P(
+    Charsets, CharsetTest,
+    ::testing::Values(CharsetCase{"windows-1251", "windows-1251", false, kRussian, "meta"},
+                      CharsetCase{"windows-1251", "windows-1251", true, kRussian, "http"},
+                      CharsetCase{"windows-1251", "", false, kRussian, "detected"},
+                      CharsetCase{"GB18030", "gbk", false, kChinese, "meta"},
+                      CharsetCase{"GB18030", "gb2312", true, kChinese, "http"},
+                      CharsetCase{"Shift_JIS", "shift_jis", false, kJapanese, "meta"},
+                      CharsetCase{"Shift_JIS", "", false, kJapanese, "detected"},
+                      CharsetCase{"ISO-8859-1", "iso-8859-1", false, "Voix ambigue d'un coeur qui, au zephyr, pr\xc3\xa9" "fere", "meta"},
+                      CharsetCase{"windows-1252", "", false, kFrench, "detected"},
+                      CharsetCase{"UTF-8", "", false, kRussian, "utf8"}),
+    [](const ::testing::TestParamInfo<CharsetCase>& info) { return test::test_name(std::string(info.param.charset) + "_" + info.param.expect_source + "_" + std::to_string(info.index)); });
+
+TEST(Decode, Utf16WithByteOrderMark) {
+  std::string page = std::string("<html><body><p>") + kChinese + "</p></body></html>";
+  for (const char* charset : {"UTF-16LE", "UTF-16BE"}) {
+    std::string bom = std::string(charset) == "UTF-16LE" ? "\xFF\xFE" : "\xFE\xFF";
+    Decoded d = decode(bom + encode(page, charset), "");
+    EXPECT_EQ(d.charset_source, "bom");
+    EXPECT_NE(d.html.find(kChinese), std::string::npos) << charset;
+    EXPECT_EQ(d.html.rfind("<html>", 0), 0u) << "BOM must not survive: " << charset;
+  }
+}
+
+TEST(Decode, HeaderOutranksMeta) {
+  std::string page = "<meta charset=\"utf-8\"><p>" + encode(kRussian, "KOI8-R") + "</p>";
+  Decoded d = decode(page, "text/html; charset=koi8-r");
+  EXPECT_EQ(d.charset_source, "http");
+  EXPECT_NE(d.html.find(kRussian), std::string::npos);
+}
+
+TEST(Decode, HttpEquivMeta) {
+  std::string page = "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\"><p>" +
+                     encode(kRussian, "windows-1251") + "</p>";
+  Decoded d = decode(page, "");
+  EXPECT_EQ(d.charset, "windows-1251");
+  EXPECT_NE(d.html.find(kRussian), std::string::npos);
+}
+
+TEST(Decode, UnknownMetaCharsetIsReportedAndDetectionTakesOver) {
+  Decoded d = decode(std::string("<meta charset=\"x-no-such-charset\"><p>") + kRussian + "</p>", "");
+  ASSERT_FALSE(d.warnings.empty());
+  EXPECT_NE(d.warnings[0].find("x-no-such-charset"), std::string::npos);
+  EXPECT_EQ(d.charset, "UTF-8");
+  EXPECT_NE(d.html.find(kRussian), std::string::npos);
+}
+
+TEST(Decode, InvalidUtf8BecomesReplacementCharacter) {
+  Decoded d = decode("<meta charset=utf-8><p>ok \xC3\x28 and \xFF end</p>", "");
+  EXPECT_NE(d.html.find("ok \xEF\xBF\xBD( and \xEF\xBF\xBD end"), std::string::npos);
+  EXPECT_FALSE(d.warnings.empty());
+}
+
+TEST(Decode, BrowserLabelMapping) {
+  EXPECT_EQ(canonical_charset("ISO-8859-1"), "windows-1252");
+  EXPECT_EQ(canonical_charset(" GBK "), "GB18030");
+  EXPECT_EQ(canonical_charset("utf8"), "UTF-8");
+  EXPECT_EQ(canonical_charset("no-such"), "");
+}
+
+}  // namespace
+}  // namespace husk

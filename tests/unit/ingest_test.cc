@@ -1,0 +1,141 @@
+#include "husk/ingest.h"
+#include "unit/test_util.h"
+#include "warc.h"
+
+namespace husk {
+namespace {
+
+using test::TempDir;
+using test::gzip;
+using test::write_file;
+
+std::vector<RawPage> read_all(const std::vector<std::string>& inputs, IngestStats* stats_out = nullptr) {
+  std::vector<RawPage> pages;
+  IngestStats stats = ingest(inputs, IngestOptions{}, [&](RawPage&& p) {
+    pages.push_back(std::move(p));
+    return true;
+  });
+  if (stats_out) *stats_out = stats;
+  return pages;
+}
+
+std::string warc_record(const std::string& type, const std::string& uri, const std::string& block,
+                        const std::string& content_type = "application/http; msgtype=response") {
+  return "WARC/1.1\r\nWARC-Type: " + type + "\r\nWARC-Target-URI: " + uri +
+         "\r\nWARC-Record-ID: <urn:uuid:" + uri.substr(uri.size() - 1) + ">\r\nContent-Type: " + content_type +
+         "\r\nContent-Length: " + std::to_string(block.size()) + "\r\n\r\n" + block + "\r\n\r\n";
+}
+
+std::string http(const std::string& content_type, const std::string& body, const std::string& extra = "") {
+  return "HTTP/1.1 200 OK\r\nContent-Type: " + content_type + "\r\n" + extra + "\r\n" + body;
+}
+
+TEST(Ingest, DirectoryWalkIsRecursiveSortedAndRelative) {
+  TempDir dir;
+  write_file(dir.file("b.html"), "<p>b</p>");
+  write_file(dir.file("a/z.htm"), "<p>z</p>");
+  write_file(dir.file("a/y.html.gz"), gzip("<p>y</p>"));
+  write_file(dir.file("notes.txt"), "not a page");
+  std::vector<RawPage> pages = read_all({dir.path().string()});
+  ASSERT_EQ(pages.size(), 3u);
+  EXPECT_EQ(pages[0].id, "a/y.html.gz");
+  EXPECT_EQ(pages[0].bytes, "<p>y</p>");
+  EXPECT_EQ(pages[1].id, "a/z.htm");
+  EXPECT_EQ(pages[2].id, "b.html");
+}
+
+TEST(Ingest, TruncatedGzipIsAPageErrorAndNeighboursSurvive) {
+  TempDir dir;
+  std::string gz = gzip(std::string(50000, 'x'));
+  write_file(dir.file("a.html.gz"), gz.substr(0, gz.size() / 2));
+  write_file(dir.file("b.html"), "<p>fine</p>");
+  std::vector<RawPage> pages = read_all({dir.path().string()});
+  ASSERT_EQ(pages.size(), 2u);
+  EXPECT_NE(pages[0].error.find("truncated gzip"), std::string::npos) << pages[0].error;
+  EXPECT_EQ(pages[1].error, "");
+  EXPECT_EQ(pages[1].bytes, "<p>fine</p>");
+}
+
+TEST(Ingest, MissingInputIsReportedNotFatal) {
+  TempDir dir;
+  write_file(dir.file("a.html"), "<p>a</p>");
+  IngestStats stats;
+  std::vector<RawPage> pages = read_all({dir.file("nope.html"), dir.file("a.html")}, &stats);
+  EXPECT_EQ(pages.size(), 1u);
+  ASSERT_EQ(stats.input_errors.size(), 1u);
+  EXPECT_NE(stats.input_errors[0].message().find("nope.html"), std::string::npos);
+}
+
+TEST(Ingest, WarcKeepsHtmlResponsesOnly) {
+  std::string warc = warc_record("warcinfo", "urn:x0", "software: test", "application/warc-fields") +
+                     warc_record("request", "http://e.com/1", "GET / HTTP/1.1\r\n\r\n", "application/http; msgtype=request") +
+                     warc_record("response", "http://e.com/1", http("text/html; charset=windows-1251", "<p>\xcf\xf0\xe8\xe2\xe5\xf2</p>")) +
+                     warc_record("response", "http://e.com/2", http("image/png", "\x89PNG")) +
+                     warc_record("response", "http://e.com/3",
+                                 http("text/html", "5\r\n<p>ch\r\n6\r\nunked!\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"));
+  TempDir dir;
+  write_file(dir.file("c.warc"), warc);
+  // The same records, one gzip member each.
+  std::string members;
+  std::size_t pos = 0;
+  while (pos < warc.size()) {
+    std::size_t next = warc.find("WARC/1.1", pos + 1);
+    if (next == std::string::npos) next = warc.size();
+    members += gzip(warc.substr(pos, next - pos));
+    pos = next;
+  }
+  write_file(dir.file("c.warc.gz"), members);
+  for (const char* name : {"c.warc", "c.warc.gz"}) {
+    IngestStats stats;
+    std::vector<RawPage> pages = read_all({dir.file(name)}, &stats);
+    ASSERT_EQ(pages.size(), 2u) << name;
+    EXPECT_EQ(pages[0].url, "http://e.com/1");
+    EXPECT_EQ(pages[0].id, "urn:uuid:1");
+    EXPECT_EQ(pages[0].content_type, "text/html; charset=windows-1251");
+    EXPECT_EQ(pages[0].bytes, "<p>\xcf\xf0\xe8\xe2\xe5\xf2</p>");
+    EXPECT_EQ(pages[1].bytes, "<p>chunked!");
+    EXPECT_EQ(stats.skipped, 3u);
+  }
+  // Through the whole pipeline the HTTP charset applies.
+  test::CommandResult r = test::run_husk("extract --extractor fulltext " + dir.file("c.warc.gz"));
+  EXPECT_NE(r.out.find("\"text\":\"Привет\""), std::string::npos) << r.out;
+}
+
+TEST(Ingest, TruncatedWarcRecordIsAnErrorAfterIntactRecords) {
+  std::string good = warc_record("response", "http://e.com/1", http("text/html", "<p>one</p>"));
+  std::string cut = warc_record("response", "http://e.com/2", http("text/html", std::string(5000, 'x')));
+  TempDir dir;
+  write_file(dir.file("t.warc.gz"), gzip(good) + gzip(cut.substr(0, 2000)));
+  std::vector<RawPage> pages = read_all({dir.file("t.warc.gz")});
+  ASSERT_EQ(pages.size(), 2u);
+  EXPECT_EQ(pages[0].bytes, "<p>one</p>");
+  EXPECT_NE(pages[1].error.find("truncated WARC record"), std::string::npos) << pages[1].error;
+  EXPECT_EQ(pages[1].url, "http://e.com/2");
+}
+
+TEST(Ingest, GzipContentEncodingIsUndone) {
+  auto r = parse_http_response(http("text/html", gzip("<p>zipped</p>"), "Content-Encoding: gzip\r\n"), 1 << 20);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->body, "<p>zipped</p>");
+}
+
+TEST(Ingest, JsonlLinesWithBadLinesReported) {
+  TempDir dir;
+  write_file(dir.file("p.jsonl"),
+             "{\"url\":\"http://e.com/a\",\"html\":\"<p>a</p>\"}\n"
+             "not json\n"
+             "\n"
+             "{\"id\":\"mine\",\"url\":\"http://e.com/b\",\"html\":\"<p>b \\u00e9</p>\"}\n"
+             "{\"url\":\"http://e.com/c\"}\n");
+  std::vector<RawPage> pages = read_all({dir.file("p.jsonl")});
+  ASSERT_EQ(pages.size(), 4u);
+  EXPECT_EQ(pages[0].url, "http://e.com/a");
+  EXPECT_TRUE(pages[0].is_unicode);
+  EXPECT_NE(pages[1].error.find("not a JSON object"), std::string::npos);
+  EXPECT_EQ(pages[2].id, "mine");
+  EXPECT_EQ(pages[2].bytes, "<p>b \xc3\xa9</p>");
+  EXPECT_NE(pages[3].error.find("html"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace husk

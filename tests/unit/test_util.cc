@@ -1,0 +1,111 @@
+#include "unit/test_util.h"
+
+#include <zlib.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace husk::test {
+
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+  std::random_device rd;
+  path_ = fs::temp_directory_path() / ("husk-test-" + std::to_string(rd()) + std::to_string(rd()));
+  fs::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string gzip(const std::string& bytes) {
+  z_stream zs{};
+  deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&zs, bytes.size()) + 32, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  zs.avail_in = static_cast<uInt>(bytes.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+CommandResult run_husk(const std::string& args) {
+  CommandResult result;
+  std::string cmd = std::string(HUSK_BINARY) + " " + args;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 65536> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) result.out.append(buf.data(), n);
+  int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+std::string test_name(std::string text) {
+  for (char& c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return text;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) out.push_back(line);
+  return out;
+}
+
+Blocks blocks_of(const std::string& html) {
+  Result<Dom> dom = parse(html);
+  EXPECT_TRUE(dom.ok());
+  return segment(*dom);
+}
+
+std::string extract_text(const std::string& html, const std::string& extractor) {
+  PipelineOptions options;
+  options.extractor = extractor;
+  Result<Pipeline> pipeline = Pipeline::make(options);
+  EXPECT_TRUE(pipeline.ok());
+  RawPage page;
+  page.id = "inline";
+  page.bytes = html;
+  PageResult r = pipeline->process(page);
+  EXPECT_EQ(r.error, "");
+  return r.text;
+}
+
+std::string dataset(const std::string& name) {
+  fs::path path = fs::path(HUSK_DATASETS) / name;
+  if (fs::exists(path)) return path.string();
+  const char* ci = std::getenv("CI");
+  if (ci != nullptr && std::string(ci) == "true") {
+    ADD_FAILURE() << "dataset " << path << " is missing; CI always has ../shared beside the checkout";
+  }
+  return "";
+}
+
+}  // namespace husk::test

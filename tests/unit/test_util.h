@@ -1,0 +1,54 @@
+// Helpers shared by the tests: temporary directories, files, gzip, the
+// husk binary, and the shared datasets (skipped outside CI when absent).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "husk/blocks.h"
+#include "husk/pipeline.h"
+
+namespace husk::test {
+
+// A fresh directory removed when the object goes.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::filesystem::path& path() const { return path_; }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void write_file(const std::string& path, const std::string& bytes);
+std::string read_file(const std::string& path);
+std::string gzip(const std::string& bytes);
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+};
+// Runs `husk ARGS` with stdout captured (stderr goes to the test log).
+CommandResult run_husk(const std::string& args);
+
+// A parameterised test's name from free text: non-alphanumerics become '_'.
+std::string test_name(std::string text);
+
+// One JSON line per element.
+std::vector<std::string> lines(const std::string& text);
+
+// Blocks of an inline HTML page.
+Blocks blocks_of(const std::string& html);
+// The text the pipeline extracts from an inline page.
+std::string extract_text(const std::string& html, const std::string& extractor = "density");
+
+// ../shared/datasets/NAME, or "" after GTEST_SKIP-worthy absence; fails the
+// test instead of skipping when CI=true.
+std::string dataset(const std::string& name);
+
+}  // namespace husk::test
