@@ -10,8 +10,8 @@
 //                 (Kohlschütter 2010 features); stock lines weigh negative
 //   2. choose     the element whose blocks weigh most, scaled by semantic and
 //                 class/id hints (Readability's class weight)
-//   3. siblings   join siblings of that element that weigh enough
-//                 (Readability's sibling rule)
+//   3. siblings   join siblings of that element that weigh enough, or that
+//                 are prose paragraphs (Readability's sibling rules)
 //   4. prune      inside: cut link-dense and boilerplate-hinted subtrees
 //   5. filter     drop stock lines and link-only blocks
 //   6. end        cut at an end-of-article marker ("Related stories")
@@ -140,6 +140,23 @@ void choose(State& s) {
   s.roots.push_back(best_element);
 }
 
+// Readability's paragraph siblings: a one-block sibling that reads as prose
+// joins even when it weighs little: 80 characters or more with link density
+// below sibling_max_link_density, or a shorter one without links that ends a
+// sentence.
+bool is_paragraph_sibling(const State& s, uint32_t e) {
+  const Element& el = s.blocks.elements[e];
+  if (el.end_block != el.first_block + 1) return false;
+  const Block& b = s.blocks.blocks[el.first_block];
+  if (b.features.heading != 0 || s.junk[el.first_block]) return false;
+  if (b.features.chars >= 80) return b.features.link_density < s.params.sibling_max_link_density;
+  if (b.features.link_words > 0 || b.text.empty()) return false;
+  std::string_view t = b.text;
+  for (std::string_view end : {".", "!", "?", "\u3002", "\uFF01", "\uFF1F"})
+    if (t.size() >= end.size() && t.substr(t.size() - end.size()) == end) return true;
+  return false;
+}
+
 // Step 3.
 void add_siblings(State& s) {
   uint32_t root = s.roots.front();
@@ -149,7 +166,8 @@ void add_siblings(State& s) {
   double bar = std::max(p.sibling_min_weight, p.sibling_ratio * s.weight_of(root));
   for (uint32_t c = parent + 1; c < s.info[parent].subtree_end; c = s.info[c].subtree_end) {
     if (c == root || s.info[c].hint == Hint::kNegative) continue;
-    if (s.weight_of(c) >= bar && s.link_density_of(c) < p.sibling_max_link_density) s.roots.push_back(c);
+    bool heavy = s.weight_of(c) >= bar && s.link_density_of(c) < p.sibling_max_link_density;
+    if (heavy || is_paragraph_sibling(s, c)) s.roots.push_back(c);
   }
   std::sort(s.roots.begin(), s.roots.end());
 }

@@ -1,8 +1,21 @@
 #include "husk/pipeline.h"
 
 #include <exception>
+#include <nlohmann/json.hpp>
 
 namespace husk {
+
+std::string to_jsonl(const PageResult& r) {
+  nlohmann::ordered_json j;
+  j["id"] = r.id;
+  j["url"] = r.url;
+  j["title"] = r.title;
+  j["text"] = r.text;
+  j["extractor"] = r.extractor;
+  if (!r.error.empty()) j["error"] = r.error;
+  if (!r.warnings.empty()) j["warnings"] = r.warnings;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 Result<Pipeline> Pipeline::make(const PipelineOptions& options) {
   auto extractor = make_extractor(options.extractor, options.config);

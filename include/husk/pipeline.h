@@ -35,6 +35,10 @@ struct PageResult {
   std::size_t input_bytes = 0;
 };
 
+// The `husk extract` JSONL record of a page: id, url, title, text,
+// extractor, then error and warnings when present; newline-terminated.
+std::string to_jsonl(const PageResult& result);
+
 class Pipeline {
  public:
   // Fails only on a bad extractor name.

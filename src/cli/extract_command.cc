@@ -27,18 +27,6 @@ struct ExtractArgs {
   std::size_t max_page_bytes = IngestOptions{}.max_page_bytes;
 };
 
-std::string to_jsonl(const PageResult& r) {
-  nlohmann::ordered_json j;
-  j["id"] = r.id;
-  j["url"] = r.url;
-  j["title"] = r.title;
-  j["text"] = r.text;
-  j["extractor"] = r.extractor;
-  if (!r.error.empty()) j["error"] = r.error;
-  if (!r.warnings.empty()) j["warnings"] = r.warnings;
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
 std::string to_text(const PageResult& r) {
   std::string out = "==> " + r.id + (r.url.empty() ? "" : " " + r.url) + " <==\n";
   if (!r.error.empty()) return out + "error: " + r.error + "\n\n";

@@ -1,0 +1,26 @@
+// libFuzzer entry: arbitrary bytes as a page, through the whole pipeline.
+// The first byte picks the extractor and whether a Content-Type header with
+// a charset comes along, so charset conversion is fuzzed as well.
+#include <cstddef>
+#include <cstdint>
+
+#include "husk/pipeline.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  static const husk::Pipeline density = *husk::Pipeline::make(husk::PipelineOptions{});
+  static const husk::Pipeline fulltext = [] {
+    husk::PipelineOptions options;
+    options.extractor = "fulltext";
+    return *husk::Pipeline::make(options);
+  }();
+  if (size == 0) return 0;
+  static const char* kTypes[] = {"", "text/html; charset=windows-1251", "text/html; charset=shift_jis",
+                                 "text/html; charset=utf-16le"};
+  husk::RawPage page;
+  page.id = "fuzz";
+  page.content_type = kTypes[data[0] & 3];
+  page.bytes.assign(reinterpret_cast<const char*>(data) + 1, size - 1);
+  husk::PageResult r = ((data[0] >> 2) & 1 ? fulltext : density).process(page);
+  (void)husk::to_jsonl(r);
+  return 0;
+}
