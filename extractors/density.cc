@@ -30,6 +30,7 @@ namespace {
 
 struct ElementInfo {
   Hint hint = Hint::kNone;
+  bool under_negative = false;  // this element or an ancestor is boilerplate-hinted
   bool semantic = false;  // <article>, <main>, itemprop=articleBody, role=main
   uint32_t subtree_end = 0;  // index after the element's last descendant
 };
@@ -87,6 +88,8 @@ void describe_elements(State& s) {
     if (is_boilerplate_tag(tag) || (e.flags & kElemNavRole)) info.hint = Hint::kNegative;
     if (info.semantic && info.hint == Hint::kNegative && !is_boilerplate_tag(tag) && !(e.flags & kElemNavRole))
       info.hint = Hint::kPositive;  // <article class="post-sidebar-layout"> is still the article
+    info.under_negative = info.hint == Hint::kNegative ||
+                          (e.parent != Element::kNone && s.info[e.parent].under_negative);
   }
   for (uint32_t e : open) s.info[e].subtree_end = static_cast<uint32_t>(elements.size());
 }
@@ -115,9 +118,11 @@ void weigh(State& s) {
   }
 }
 
+// A candidate inside a comment section or a sidebar is discounted however
+// content-like its own class is ("comment > div.content").
 double hint_factor(const State& s, uint32_t e) {
   const ElementInfo& info = s.info[e];
-  if (info.hint == Hint::kNegative) return s.params.negative_hint_factor;
+  if (info.under_negative) return s.params.negative_hint_factor;
   if (info.semantic) return s.params.semantic_boost;
   if (info.hint == Hint::kPositive) return s.params.positive_hint_boost;
   return 1.0;
