@@ -198,20 +198,24 @@ std::string canonical_charset(std::string_view label) {
   // ICU resolves any alias it knows to its internal name; the MIME (else
   // IANA) name of that is what husk reports.
   UErrorCode err = U_ZERO_ERROR;
-  const char* name = ucnv_getCanonicalName(lower.c_str(), "", &err);
-  if (U_FAILURE(err) || name == nullptr) {
+  std::string name;
+  if (const char* n = ucnv_getCanonicalName(lower.c_str(), "", &err); U_SUCCESS(err) && n != nullptr) {
+    name = n;
+  } else {
+    // The name belongs to the converter: copy it before the converter goes.
     err = U_ZERO_ERROR;
     ConverterPtr conv(ucnv_open(lower.c_str(), &err));
     if (U_FAILURE(err)) return {};
-    name = ucnv_getName(conv.get(), &err);
-    if (U_FAILURE(err) || name == nullptr) return {};
+    const char* opened = ucnv_getName(conv.get(), &err);
+    if (U_FAILURE(err) || opened == nullptr) return {};
+    name = opened;
   }
   // The label itself, else any alias of ICU's name, may have a MIME/IANA name.
   std::vector<std::string> candidates{lower};
   err = U_ZERO_ERROR;
-  uint16_t aliases = ucnv_countAliases(name, &err);
+  uint16_t aliases = ucnv_countAliases(name.c_str(), &err);
   for (uint16_t i = 0; U_SUCCESS(err) && i < aliases; ++i) {
-    const char* alias = ucnv_getAlias(name, i, &err);
+    const char* alias = ucnv_getAlias(name.c_str(), i, &err);
     if (U_SUCCESS(err) && alias != nullptr) candidates.emplace_back(alias);
   }
   for (const char* standard : {"MIME", "IANA"}) {

@@ -81,3 +81,28 @@ TEST(Hostile, BadPagesNeverHurtTheirNeighbours) {
 
 }  // namespace
 }  // namespace husk
+
+namespace husk {
+namespace {
+
+// Inputs the fuzzer found crashing once (fixtures/fuzz); under the
+// sanitizer build they are the regression corpus, here they must at least
+// come back as a page result.
+TEST(Hostile, FuzzRegressionsRunClean) {
+  std::size_t seen = 0;
+  Result<Pipeline> pipeline = Pipeline::make(PipelineOptions{});
+  ASSERT_TRUE(pipeline.ok());
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(HUSK_SOURCE_DIR) + "/fixtures/fuzz")) {
+    RawPage page;
+    page.id = entry.path().filename().string();
+    page.bytes = test::read_file(entry.path().string());
+    PageResult r = pipeline->process(page);
+    EXPECT_EQ(r.id, page.id);
+    EXPECT_EQ(r.error.find("internal"), std::string::npos) << page.id << ": " << r.error;
+    ++seen;
+  }
+  EXPECT_GE(seen, 1u);
+}
+
+}  // namespace
+}  // namespace husk
