@@ -49,7 +49,7 @@ fuzz: deps
 	CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHUSK_BUILD_FUZZ=ON \
 	  -DHUSK_BUILD_TESTS=OFF -DHUSK_BUILD_BENCH=OFF
 	cmake --build build-fuzz -j$(JOBS) --target fuzz_extract
-	@echo "run: build-fuzz/tests/fuzz/fuzz_extract -max_total_time=60 fixtures/"
+	@echo "run: mkdir -p /tmp/husk-corpus && build-fuzz/tests/fuzz/fuzz_extract -max_total_time=60 /tmp/husk-corpus fixtures/demo fixtures/fuzz"
 
 clean:
 	rm -rf $(BUILD) build-fuzz out

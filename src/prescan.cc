@@ -199,34 +199,38 @@ class Prescanner {
       drop(i, end);
       return end;
     }
-    const void* gt = std::memchr(in_.data() + i, '>', n - i);
-    return gt == nullptr ? n : static_cast<const char*>(gt) - in_.data() + 1;
+    return past_gt(i);
+  }
+
+  // The tag name starting at `start`.
+  std::string_view name_at(std::size_t start) const {
+    std::size_t j = start;
+    while (j < in_.size() && is_name_char(in_[j])) ++j;
+    return in_.substr(start, j - start);
+  }
+
+  // Index just past the next '>' at or after i (n when there is none).
+  std::size_t past_gt(std::size_t i) const {
+    const void* gt = std::memchr(in_.data() + i, '>', in_.size() - i);
+    return gt == nullptr ? in_.size() : static_cast<const char*>(gt) - in_.data() + 1;
   }
 
   std::size_t end_tag(std::size_t i) {
-    const std::size_t n = in_.size();
-    std::size_t name_start = i + 2;
-    std::size_t j = name_start;
-    while (j < n && is_name_char(in_[j])) ++j;
-    uint64_t code = name_code(in_.substr(name_start, j - name_start));
+    uint64_t code = name_code(name_at(i + 2));
     for (std::size_t k = stack_.size(); k > 0; --k) {
       if (stack_[k - 1] == code) {
         stack_.resize(k - 1);
         break;
       }
     }
-    const void* gt = std::memchr(in_.data() + i, '>', n - i);
-    return gt == nullptr ? n : static_cast<const char*>(gt) - in_.data() + 1;
+    return past_gt(i);
   }
 
   std::size_t start_tag(std::size_t i) {
     const std::size_t n = in_.size();
-    std::size_t name_start = i + 1;
-    std::size_t j = name_start;
-    while (j < n && is_name_char(in_[j])) ++j;
-    std::string_view name = in_.substr(name_start, j - name_start);
+    std::string_view name = name_at(i + 1);
     uint64_t code = name_code(name);
-    std::size_t gt = tag_end(in_, j);
+    std::size_t gt = tag_end(in_, i + 1 + name.size());
     std::size_t after = gt < n ? gt + 1 : n;
     if (is_dropped(code) && name.size() <= 8) {
       std::size_t end = end_of_raw_text(in_, after, name);

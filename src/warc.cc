@@ -49,11 +49,11 @@ Result<std::string> dechunk(std::string_view body) {
   return out;
 }
 
-Result<std::string> inflate_body(std::string_view body, bool raw_deflate_fallback) {
+// Inflates body with zlib's window_bits convention; false unless the stream
+// ends cleanly.
+bool inflate_with(int window_bits, std::string_view body, std::string& out) {
   z_stream zs{};
-  // 15 + 32: zlib or gzip header, detected automatically.
-  if (inflateInit2(&zs, 15 + 32) != Z_OK) return Status(Code::kCorrupt, "zlib init failed");
-  std::string out;
+  if (inflateInit2(&zs, window_bits) != Z_OK) return false;
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
   zs.avail_in = static_cast<uInt>(body.size());
   int rc = Z_OK;
@@ -66,27 +66,16 @@ Result<std::string> inflate_body(std::string_view body, bool raw_deflate_fallbac
     if (rc == Z_BUF_ERROR && zs.avail_in == 0) break;
   }
   inflateEnd(&zs);
-  if (rc != Z_STREAM_END) {
-    if (raw_deflate_fallback && out.empty()) {
-      // "deflate" bodies are sometimes raw DEFLATE without the zlib header.
-      z_stream raw{};
-      inflateInit2(&raw, -15);
-      raw.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
-      raw.avail_in = static_cast<uInt>(body.size());
-      int r = Z_OK;
-      while (r == Z_OK) {
-        raw.next_out = reinterpret_cast<Bytef*>(buf);
-        raw.avail_out = sizeof(buf);
-        r = inflate(&raw, Z_NO_FLUSH);
-        out.append(buf, sizeof(buf) - raw.avail_out);
-        if (r == Z_BUF_ERROR && raw.avail_in == 0) break;
-      }
-      inflateEnd(&raw);
-      if (r == Z_STREAM_END) return out;
-    }
-    return Status(Code::kCorrupt, "truncated or invalid compressed body");
-  }
-  return out;
+  return rc == Z_STREAM_END;
+}
+
+Result<std::string> inflate_body(std::string_view body, bool raw_deflate_fallback) {
+  std::string out;
+  // 15 + 32: zlib or gzip header, detected automatically.
+  if (inflate_with(15 + 32, body, out)) return out;
+  // "deflate" bodies are sometimes raw DEFLATE without the zlib header.
+  if (raw_deflate_fallback && out.empty() && inflate_with(-15, body, out)) return out;
+  return Status(Code::kCorrupt, "truncated or invalid compressed body");
 }
 
 }  // namespace
