@@ -10,7 +10,7 @@ DATASETS ?= ../shared/datasets
 
 APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev \
-  libssl-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
+  libssl-dev libxxhash-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
   libgtest-dev libgmock-dev libbenchmark-dev
 
 .PHONY: all deps build demo test bench fuzz clean

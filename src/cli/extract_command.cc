@@ -1,13 +1,12 @@
 // husk extract: pages in, one JSON object (or text record) per page out, in
 // input order, whatever --jobs is.
-#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "cli/commands.h"
+#include "cli/ordered_batches.h"
 #include "cli/progress.h"
 #include "husk/ingest.h"
 #include "husk/pipeline.h"
@@ -109,63 +108,41 @@ int run_extract(const ExtractArgs& args) {
     return 1;
   }
   std::ios::sync_with_stdio(false);
-  unsigned jobs = args.jobs != 0 ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
   const bool text_format = args.format == "text";
+  const bool features = writer.want_features();
 
   Progress progress("extract");
   std::size_t done = 0, errors = 0, bytes = 0;
-  // Pages are gathered into batches; a batch is processed by `jobs` threads
-  // and written in input order. One job processes each page as it arrives.
-  const std::size_t batch_pages = jobs == 1 ? 1 : 64 * jobs;
-  const std::size_t batch_bytes = 64u << 20;
-  std::vector<RawPage> batch;
-  std::size_t batch_size = 0;
-
-  auto flush = [&] {
-    std::vector<PageResult> results(batch.size());
-    std::vector<Blocks> blocks(writer.want_features() ? batch.size() : 0);
-    std::vector<Extraction> labels(writer.want_features() ? batch.size() : 0);
-    auto work = [&](std::size_t i) {
-      if (writer.want_features()) {
-        results[i] = pipeline->process(batch[i], &blocks[i], &labels[i]);
-      } else {
-        results[i] = pipeline->process(batch[i]);
-      }
-    };
-    if (jobs == 1 || batch.size() == 1) {
-      for (std::size_t i = 0; i < batch.size(); ++i) work(i);
-    } else {
-      std::atomic<std::size_t> next{0};
-      auto worker = [&] {
-        for (std::size_t i = next++; i < batch.size(); i = next++) work(i);
-      };
-      std::vector<std::thread> threads;
-      for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-      worker();
-      for (std::thread& t : threads) t.join();
-    }
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      const PageResult& r = results[i];
-      writer.out() << (text_format ? to_text(r) : to_jsonl(r));
-      if (writer.want_features()) writer.features() << feature_lines(r, blocks[i], labels[i]);
-      ++done;
-      if (!r.error.empty()) ++errors;
-      bytes += r.input_bytes;
-    }
-    progress.update(done, errors, bytes);
-    batch.clear();
-    batch_size = 0;
+  struct Processed {
+    PageResult result;
+    Blocks blocks;
+    Extraction labels;
   };
+  OrderedBatches<RawPage, Processed> batches(
+      OrderedBatches<RawPage, Processed>::resolve_jobs(args.jobs),
+      [&](const RawPage& page) {
+        Processed p;
+        p.result = features ? pipeline->process(page, &p.blocks, &p.labels) : pipeline->process(page);
+        return p;
+      },
+      [&](const RawPage&, Processed& p) {
+        const PageResult& r = p.result;
+        writer.out() << (text_format ? to_text(r) : to_jsonl(r));
+        if (features) writer.features() << feature_lines(r, p.blocks, p.labels);
+        ++done;
+        if (!r.error.empty()) ++errors;
+        bytes += r.input_bytes;
+        progress.update(done, errors, bytes);
+      });
 
   IngestOptions ingest_options;
   ingest_options.max_page_bytes = args.max_page_bytes;
   IngestStats stats = ingest(args.inputs, ingest_options, [&](RawPage&& page) {
-    batch_size += page.bytes.size();
-    batch.push_back(std::move(page));
-    if (batch.size() >= batch_pages || batch_size >= batch_bytes) flush();
+    std::size_t size = page.bytes.size();
+    batches.push(std::move(page), size);
     return true;
   });
-  if (!batch.empty()) flush();
+  batches.finish();
   progress.finish();
   writer.out().flush();
   for (const Status& st : stats.input_errors) std::fprintf(stderr, "husk extract: %s\n", st.message().c_str());

@@ -5,12 +5,13 @@
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "husk: clean main text out of crawled HTML (boilerplate removal).\n"
+      "husk: clean main text out of crawled HTML (boilerplate removal) and sign it\n"
+      "for near-duplicate detection.\n"
       "Run `husk COMMAND --help` for the options of a command."};
   app.set_version_flag("--version", "husk 0.1.0");
   app.require_subcommand(1);
-  std::vector<husk::cli::Command> commands = {husk::cli::add_extract_command(app),
-                                               husk::cli::add_eval_command(app)};
+  std::vector<husk::cli::Command> commands = {husk::cli::add_extract_command(app), husk::cli::add_sign_command(app),
+                                               husk::cli::add_idf_command(app), husk::cli::add_eval_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,21 @@
+// Language data of config/languages.toml (compiled in): abbreviations that
+// do not end sentences and stop words, all languages together.
+#pragma once
+
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace husk {
+
+struct LanguageData {
+  std::vector<std::string> abbreviations;     // as written, e.g. "Mr.", "т.е."
+  std::unordered_set<std::string> stopwords;  // case-folded
+};
+
+const LanguageData& language_data();
+
+// The built-in config/languages.toml text.
+const std::string& builtin_languages_toml();
+
+}  // namespace husk

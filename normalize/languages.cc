@@ -1,0 +1,34 @@
+#include "husk/languages.h"
+
+#include <cstdio>
+#include <toml++/toml.h>
+
+namespace husk {
+
+const LanguageData& language_data() {
+  static const LanguageData data = [] {
+    LanguageData d;
+    toml::table root;
+    try {
+      root = toml::parse(std::string_view(builtin_languages_toml()), std::string_view("config/languages.toml"));
+    } catch (const toml::parse_error& err) {
+      // The test suite parses the same file; a broken build-time copy
+      // leaves the lists empty rather than stopping every page.
+      std::fprintf(stderr, "husk: config/languages.toml: %s\n", std::string(err.description()).c_str());
+      return d;
+    }
+    auto each = [&](const char* section, auto&& add) {
+      if (const toml::table* t = root[section].as_table())
+        for (const auto& [lang, list] : *t)
+          if (const toml::array* a = list.as_array())
+            for (const toml::node& item : *a)
+              if (auto s = item.value<std::string>()) add(*s);
+    };
+    each("abbreviations", [&](const std::string& s) { d.abbreviations.push_back(s); });
+    each("stopwords", [&](const std::string& s) { d.stopwords.insert(s); });
+    return d;
+  }();
+  return data;
+}
+
+}  // namespace husk

@@ -1,0 +1,321 @@
+#include "husk/normalize.h"
+
+#include <unicode/brkiter.h>
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <unordered_set>
+
+#include "husk/languages.h"
+
+namespace husk {
+
+namespace {
+
+// The ICU objects normalisation needs. Break iterators are not
+// thread-safe: one prototype is built, and each thread works on clones.
+struct IcuTools {
+  const icu::Normalizer2* nfkc = nullptr;
+  const icu::Normalizer2* nfkc_casefold = nullptr;
+  std::unique_ptr<icu::BreakIterator> words;
+  std::unique_ptr<icu::BreakIterator> sentences;
+};
+
+const IcuTools& prototype() {
+  static const IcuTools tools = [] {
+    IcuTools t;
+    UErrorCode status = U_ZERO_ERROR;
+    t.nfkc = icu::Normalizer2::getNFKCInstance(status);
+    t.nfkc_casefold = icu::Normalizer2::getNFKCCasefoldInstance(status);
+    t.words.reset(icu::BreakIterator::createWordInstance(icu::Locale::getRoot(), status));
+    t.sentences.reset(icu::BreakIterator::createSentenceInstance(icu::Locale::getRoot(), status));
+    if (U_FAILURE(status)) {
+      std::fprintf(stderr, "husk: ICU normalisation data unavailable: %s\n", u_errorName(status));
+      std::abort();
+    }
+    return t;
+  }();
+  return tools;
+}
+
+// The abbreviations of config/languages.toml, case-folded. ICU's own
+// filtered sentence iterator misses forms with inner periods ("e.g.",
+// "т.е."), so husk checks the word before each break itself.
+const std::unordered_set<std::u16string>& folded_abbreviations() {
+  static const std::unordered_set<std::u16string> set = [] {
+    std::unordered_set<std::u16string> out;
+    for (const std::string& a : language_data().abbreviations) {
+      icu::UnicodeString u = icu::UnicodeString::fromUTF8(a);
+      u.foldCase();
+      out.emplace(reinterpret_cast<const char16_t*>(u.getBuffer()), static_cast<std::size_t>(u.length()));
+    }
+    return out;
+  }();
+  return set;
+}
+
+// True when the sentence ICU ended at `end` really ends there: its last
+// word is neither an abbreviation nor an initial (one capital letter and a
+// period: "J. R. R. Tolkien", "А. С. Пушкин").
+bool ends_sentence(const icu::UnicodeString& text, int32_t begin, int32_t end) {
+  while (end > begin && u_isWhitespace(text.char32At(end - 1))) --end;
+  if (end <= begin || text.charAt(end - 1) != u'.') return true;
+  int32_t word = end;
+  while (word > begin && !u_isWhitespace(text.char32At(word - 1))) --word;
+  int32_t letters = end - 1 - word;
+  UChar32 first = text.char32At(word);
+  if (letters > 0 && letters == U16_LENGTH(first) && u_isupper(first)) return false;
+  icu::UnicodeString w = text.tempSubStringBetween(word, end);
+  w.foldCase();
+  return folded_abbreviations().count(
+             std::u16string(reinterpret_cast<const char16_t*>(w.getBuffer()), static_cast<std::size_t>(w.length()))) == 0;
+}
+
+IcuTools& tools() {
+  thread_local IcuTools local = [] {
+    const IcuTools& p = prototype();
+    IcuTools t;
+    t.nfkc = p.nfkc;
+    t.nfkc_casefold = p.nfkc_casefold;
+    t.words.reset(p.words->clone());
+    t.sentences.reset(p.sentences->clone());
+    return t;
+  }();
+  return local;
+}
+
+// Letters whose case forms differ in more than case, folded together so
+// that upper- and lower-case text give the same terms:
+// - Turkish: dotted capital İ folds to "i" + U+0307 and dotless ı stays;
+//   both become plain "i".
+// - Greek: capitals are written without tonos/dialytika ("ΑΘΗΝΑ" for
+//   "Αθήνα"), so the accented small letters lose them.
+char16_t greek_base(char16_t c) {
+  switch (c) {
+    case 0x03AC: return 0x03B1;  // ά
+    case 0x03AD: return 0x03B5;  // έ
+    case 0x03AE: return 0x03B7;  // ή
+    case 0x03AF: case 0x0390: case 0x03CA: return 0x03B9;  // ί ΐ ϊ
+    case 0x03CC: return 0x03BF;  // ό
+    case 0x03CD: case 0x03B0: case 0x03CB: return 0x03C5;  // ύ ΰ ϋ
+    case 0x03CE: return 0x03C9;  // ώ
+    default: return 0;
+  }
+}
+
+void fold_letter_variants(icu::UnicodeString& s) {
+  for (int32_t i = 0; i < s.length(); ++i) {
+    char16_t c = s.charAt(i);
+    if (c == 0x0131) {
+      s.setCharAt(i, u'i');
+    } else if (c == 0x0307 && i > 0 && s.charAt(i - 1) == u'i') {
+      s.remove(i, 1);
+      --i;
+    } else if (char16_t base = c >= 0x0390 && c <= 0x03CE ? greek_base(c) : 0) {
+      s.setCharAt(i, base);
+    }
+  }
+}
+
+enum class Kind : uint8_t { kNumber, kLetter, kOther };
+
+struct RawTerm {
+  std::string text;
+  Kind kind;
+  bool single_letter;  // one letter, of a script written with spaces
+  bool gap_before;     // something (space, symbol) stood between this and the previous term
+  uint32_t sentence;
+};
+
+// Joins runs of spaced single letters; see NormalizeOptions.
+std::vector<std::string> join_spaced_letters(const std::vector<RawTerm>& raw, std::vector<uint32_t>& sentence_of,
+                                             const NormalizeOptions& options) {
+  std::unordered_set<std::string> words;
+  for (const RawTerm& t : raw)
+    if (!t.single_letter) words.insert(t.text);
+  std::vector<std::string> out;
+  sentence_of.clear();
+  for (std::size_t i = 0; i < raw.size();) {
+    std::size_t j = i;
+    if (options.join_spaced_letters && raw[i].single_letter) {
+      j = i + 1;
+      while (j < raw.size() && raw[j].single_letter && raw[j].gap_before && raw[j].sentence == raw[i].sentence) ++j;
+    }
+    std::size_t run = j - i;
+    if (run >= 3) {
+      std::string joined;
+      for (std::size_t k = i; k < j; ++k) joined += raw[k].text;
+      if (run >= options.spaced_letters_min_run || words.count(joined)) {
+        out.push_back(std::move(joined));
+        sentence_of.push_back(raw[i].sentence);
+        i = j;
+        continue;
+      }
+    }
+    out.push_back(raw[i].text);
+    sentence_of.push_back(raw[i].sentence);
+    ++i;
+  }
+  return out;
+}
+
+class Normalizer {
+ public:
+  Normalizer(const NormalizeOptions& options) : options_(options), t_(tools()) {}
+
+  NormalizedText run(std::string_view text) {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      std::size_t nl = text.find('\n', start);
+      if (nl == std::string_view::npos) nl = text.size();
+      if (nl > start) paragraph(text.substr(start, nl - start));
+      start = nl + 1;
+    }
+    NormalizedText out;
+    std::vector<uint32_t> sentence_of;
+    out.terms = join_spaced_letters(raw_, sentence_of, options_);
+    for (uint32_t i = 0; i < out.terms.size(); ++i) {
+      if (out.sentences.empty() || sentence_of[i] != sentence_of[i - 1]) out.sentences.push_back({i, i});
+      out.sentences.back().end_term = i + 1;
+    }
+    return out;
+  }
+
+ private:
+  // A paragraph always ends a sentence.
+  void paragraph(std::string_view p) {
+    UErrorCode status = U_ZERO_ERROR;
+    icu::UnicodeString source = icu::UnicodeString::fromUTF8(icu::StringPiece(p.data(), static_cast<int32_t>(p.size())));
+    icu::UnicodeString text = t_.nfkc->normalize(source, status);
+    if (U_FAILURE(status)) return;
+    icu::BreakIterator& sentences = *t_.sentences;
+    sentences.setText(text);
+    int32_t begin = sentences.first();
+    for (int32_t end = sentences.next(); end != icu::BreakIterator::DONE; end = sentences.next()) {
+      if (end < text.length() && !ends_sentence(text, begin, end)) continue;
+      sentence(text.tempSubStringBetween(begin, end));
+      begin = end;
+    }
+  }
+
+  void sentence(const icu::UnicodeString& s) {
+    UErrorCode status = U_ZERO_ERROR;
+    icu::UnicodeString folded = t_.nfkc_casefold->normalize(s, status);
+    if (U_FAILURE(status)) return;
+    fold_letter_variants(folded);
+    icu::BreakIterator& words = *t_.words;
+    words.setText(folded);
+    int32_t prev_end = -1;
+    bool any = false;
+    int32_t begin = words.first();
+    for (int32_t end = words.next(); end != icu::BreakIterator::DONE; begin = end, end = words.next()) {
+      int32_t status_rule = words.getRuleStatus();
+      if (status_rule < UBRK_WORD_NONE_LIMIT) continue;
+      Kind kind = status_rule < UBRK_WORD_NUMBER_LIMIT ? Kind::kNumber
+                  : status_rule < UBRK_WORD_LETTER_LIMIT ? Kind::kLetter
+                                                         : Kind::kOther;
+      bool gap = prev_end >= 0 && begin != prev_end;
+      prev_end = end;
+      if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kDrop) continue;
+      RawTerm term;
+      term.kind = kind;
+      term.gap_before = gap;
+      term.sentence = sentence_index_;
+      if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kMask) {
+        term.text = "#";
+      } else {
+        folded.tempSubStringBetween(begin, end).toUTF8String(term.text);
+      }
+      term.single_letter = kind == Kind::kLetter && end - begin == U16_LENGTH(folded.char32At(begin)) &&
+                           u_isalpha(folded.char32At(begin));
+      raw_.push_back(std::move(term));
+      any = true;
+    }
+    if (any) ++sentence_index_;
+  }
+
+  const NormalizeOptions& options_;
+  IcuTools& t_;
+  std::vector<RawTerm> raw_;
+  uint32_t sentence_index_ = 0;
+};
+
+}  // namespace
+
+std::string NormalizedText::joined() const {
+  std::string out;
+  for (const std::string& t : terms) {
+    if (!out.empty()) out.push_back(' ');
+    out += t;
+  }
+  return out;
+}
+
+NormalizedText normalize(std::string_view text, const NormalizeOptions& options) {
+  return Normalizer(options).run(text);
+}
+
+Result<NumberPolicy> parse_number_policy(std::string_view name) {
+  if (name == "keep") return NumberPolicy::kKeep;
+  if (name == "drop") return NumberPolicy::kDrop;
+  if (name == "mask") return NumberPolicy::kMask;
+  return Status(Code::kInvalidArgument, "numbers must be keep, drop or mask, not \"" + std::string(name) + "\"");
+}
+
+const char* number_policy_name(NumberPolicy policy) {
+  switch (policy) {
+    case NumberPolicy::kKeep: return "keep";
+    case NumberPolicy::kDrop: return "drop";
+    case NumberPolicy::kMask: return "mask";
+  }
+  return "?";
+}
+
+std::string describe(const NormalizeOptions& options) {
+  return std::string("numbers=") + number_policy_name(options.numbers) +
+         ",letters=" + (options.join_spaced_letters ? "join" : "keep") +
+         ",min-run=" + std::to_string(options.spaced_letters_min_run);
+}
+
+Result<NormalizeOptions> parse_normalize_options(std::string_view text) {
+  NormalizeOptions options;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t comma = text.find(',', pos);
+    if (comma == std::string_view::npos) comma = text.size();
+    std::string_view item = text.substr(pos, comma - pos);
+    pos = comma + 1;
+    if (item.empty()) continue;
+    std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos)
+      return Status(Code::kInvalidArgument, "normalize option \"" + std::string(item) + "\" is not key=value");
+    std::string_view key = item.substr(0, eq);
+    std::string_view value = item.substr(eq + 1);
+    if (key == "numbers") {
+      auto policy = parse_number_policy(value);
+      if (!policy.ok()) return policy.status();
+      options.numbers = *policy;
+    } else if (key == "letters") {
+      if (value != "join" && value != "keep")
+        return Status(Code::kInvalidArgument, "letters must be join or keep, not \"" + std::string(value) + "\"");
+      options.join_spaced_letters = value == "join";
+    } else if (key == "min-run") {
+      uint32_t n = 0;
+      auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (ec != std::errc() || p != value.data() + value.size() || n < 3)
+        return Status(Code::kInvalidArgument, "min-run must be a number of at least 3");
+      options.spaced_letters_min_run = n;
+    } else {
+      return Status(Code::kInvalidArgument, "unknown normalize option \"" + std::string(key) +
+                                                "\" (known: numbers, letters, min-run)");
+    }
+  }
+  return options;
+}
+
+}  // namespace husk

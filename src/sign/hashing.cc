@@ -1,0 +1,58 @@
+#include "sign/hashing.h"
+
+#include <openssl/evp.h>
+#include <xxhash.h>
+#include <zlib.h>
+
+#include <cstdio>
+
+namespace husk {
+
+namespace {
+
+std::string digest_hex(const EVP_MD* md, std::string_view bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(bytes.data(), bytes.size(), digest, &len, md, nullptr);
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  out.reserve(len * 2);
+  for (unsigned i = 0; i < len; ++i) {
+    out.push_back(kHex[digest[i] >> 4]);
+    out.push_back(kHex[digest[i] & 15]);
+  }
+  return out;
+}
+
+}  // namespace
+
+uint32_t crc32_of(std::string_view bytes) {
+  return static_cast<uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
+}
+
+std::string md5_hex(std::string_view bytes) { return digest_hex(EVP_md5(), bytes); }
+std::string sha1_hex(std::string_view bytes) { return digest_hex(EVP_sha1(), bytes); }
+
+uint64_t xxh64(std::string_view bytes, uint64_t seed) { return XXH64(bytes.data(), bytes.size(), seed); }
+
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+std::string hex32(uint32_t v) {
+  char buf[9];
+  std::snprintf(buf, sizeof(buf), "%08x", v);
+  return buf;
+}
+
+std::string hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace husk

@@ -1,0 +1,89 @@
+// minhash (Broder, "On the resemblance and containment of documents",
+// 1997; seed 003 "LSH"): N seeded permutations pi_i(x) = (a_i x + b_i) mod
+// (2^61 - 1) of the document's shingle hashes; the minimum under each is one
+// element of the signature, and the share of equal elements estimates the
+// Jaccard similarity of the shingle sets. The signature is cut into b bands
+// of r rows; each band, tagged with its number, is hashed into a key, and
+// one equal key makes a candidate pair (seed 003: "number the groups").
+#include <algorithm>
+
+#include "sign/context.h"
+#include "sign/hashing.h"
+
+namespace husk {
+
+namespace {
+
+constexpr uint64_t kMersenne61 = (1ull << 61) - 1;
+
+uint64_t mod_mersenne61(unsigned __int128 x) {
+  uint64_t lo = static_cast<uint64_t>(x & kMersenne61);
+  uint64_t hi = static_cast<uint64_t>(x >> 61);
+  uint64_t r = lo + hi;
+  // hi < 2^67 / 2^61: one more fold is enough.
+  r = (r & kMersenne61) + (r >> 61);
+  return r >= kMersenne61 ? r - kMersenne61 : r;
+}
+
+std::vector<uint64_t> character_shingles(const std::string& text, uint32_t k) {
+  // Code points, not bytes, so that k means characters in every script.
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+  std::vector<uint64_t> out;
+  if (starts.empty()) return out;
+  std::size_t count = starts.size() >= k ? starts.size() - k + 1 : 1;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::size_t end = i + k < starts.size() ? starts[i + k] : text.size();
+    out.push_back(xxh64(std::string_view(text).substr(starts[i], end - starts[i]), 0));
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<uint64_t>& SignContext::minima() {
+  if (minima_) return *minima_;
+  std::vector<uint64_t> shingles = options.minhash_char_shingle > 0
+                                       ? character_shingles(text.joined(), options.minhash_char_shingle)
+                                       : word_shingles(options.minhash_shingle);
+  std::sort(shingles.begin(), shingles.end());
+  shingles.erase(std::unique(shingles.begin(), shingles.end()), shingles.end());
+  std::vector<uint64_t> minima;
+  if (!shingles.empty()) {
+    minima.assign(options.minhash_permutations, kMersenne61);
+    uint64_t state = options.seed;
+    for (uint32_t i = 0; i < options.minhash_permutations; ++i) {
+      uint64_t a = splitmix64(state) % (kMersenne61 - 1) + 1;
+      uint64_t b = splitmix64(state) % kMersenne61;
+      uint64_t m = kMersenne61;
+      for (uint64_t x : shingles) {
+        uint64_t v = mod_mersenne61(static_cast<unsigned __int128>(a) * (x % kMersenne61) + b);
+        if (v < m) m = v;
+      }
+      minima[i] = m;
+    }
+  }
+  minima_ = std::move(minima);
+  return *minima_;
+}
+
+// Hashes groups of consecutive 32-bit minima, each tagged with its number.
+std::vector<uint64_t> hash_groups(const std::vector<uint32_t>& values, uint32_t groups, uint32_t rows, uint64_t seed) {
+  std::vector<uint64_t> keys;
+  for (uint32_t g = 0; g < groups && (g + 1) * rows <= values.size(); ++g) {
+    std::string_view bytes(reinterpret_cast<const char*>(values.data() + g * rows), rows * sizeof(uint32_t));
+    keys.push_back(xxh64(bytes, seed + g));
+  }
+  return keys;
+}
+
+const Signer kMinhashSigner{"minhash", [](SignContext& c, Signatures& out) {
+  const std::vector<uint64_t>& minima = c.minima();
+  if (minima.empty()) return;
+  out.minhash.assign(minima.begin(), minima.end());
+  for (uint32_t& v : out.minhash) v = static_cast<uint32_t>(v);
+  out.minhash_bands = hash_groups(out.minhash, c.options.minhash_bands, c.options.minhash_rows, c.options.seed);
+}};
+
+}  // namespace husk
