@@ -124,6 +124,12 @@ void fold_letter_variants(icu::UnicodeString& s) {
 
 enum class Kind : uint8_t { kNumber, kLetter, kOther };
 
+bool has_letter(const icu::UnicodeString& s, int32_t begin, int32_t end) {
+  for (int32_t i = begin; i < end; i = s.moveIndex32(i, 1))
+    if (u_isalpha(s.char32At(i))) return true;
+  return false;
+}
+
 struct RawTerm {
   std::string text;
   Kind kind;
@@ -219,6 +225,8 @@ class Normalizer {
       Kind kind = status_rule < UBRK_WORD_NUMBER_LIMIT ? Kind::kNumber
                   : status_rule < UBRK_WORD_LETTER_LIMIT ? Kind::kLetter
                                                          : Kind::kOther;
+      // ICU tags "covid19" a number; only words without letters are numbers.
+      if (kind == Kind::kNumber && has_letter(folded, begin, end)) kind = Kind::kLetter;
       bool gap = prev_end >= 0 && begin != prev_end;
       prev_end = end;
       if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kDrop) continue;
