@@ -109,6 +109,13 @@ char16_t greek_base(char16_t c) {
 }
 
 void fold_letter_variants(icu::UnicodeString& s) {
+  const char16_t* buffer = s.getBuffer();
+  bool any = false;
+  for (int32_t i = 0; i < s.length() && !any; ++i) {
+    char16_t c = buffer[i];
+    any = c == 0x0131 || c == 0x0307 || (c >= 0x0390 && c <= 0x03CE);
+  }
+  if (!any) return;
   for (int32_t i = 0; i < s.length(); ++i) {
     char16_t c = s.charAt(i);
     if (c == 0x0131) {
@@ -123,6 +130,13 @@ void fold_letter_variants(icu::UnicodeString& s) {
 }
 
 enum class Kind : uint8_t { kNumber, kLetter, kOther };
+
+bool is_ascii(const icu::UnicodeString& s) {
+  const char16_t* buffer = s.getBuffer();
+  for (int32_t i = 0; i < s.length(); ++i)
+    if (buffer[i] >= 0x80) return false;
+  return true;
+}
 
 bool has_letter(const icu::UnicodeString& s, int32_t begin, int32_t end) {
   for (int32_t i = begin; i < end; i = s.moveIndex32(i, 1))
@@ -139,19 +153,32 @@ struct RawTerm {
 };
 
 // Joins runs of spaced single letters; see NormalizeOptions.
-std::vector<std::string> join_spaced_letters(const std::vector<RawTerm>& raw, std::vector<uint32_t>& sentence_of,
+std::vector<std::string> join_spaced_letters(std::vector<RawTerm>& raw, std::vector<uint32_t>& sentence_of,
                                              const NormalizeOptions& options) {
-  std::unordered_set<std::string> words;
-  for (const RawTerm& t : raw)
-    if (!t.single_letter) words.insert(t.text);
+  // Where each run of spaced single letters starting at i ends.
+  auto run_end = [&](std::size_t i) {
+    std::size_t j = i + 1;
+    if (!options.join_spaced_letters || !raw[i].single_letter) return j;
+    while (j < raw.size() && raw[j].single_letter && raw[j].gap_before && raw[j].sentence == raw[i].sentence) ++j;
+    return j;
+  };
+  // The words of the text, the witnesses a short run needs; gathered only
+  // when the text has such a run, before any term moves to the output.
+  std::unordered_set<std::string_view> words;
+  for (std::size_t i = 0; i < raw.size();) {
+    std::size_t j = run_end(i);
+    if (j - i >= 3 && j - i < options.spaced_letters_min_run) {
+      for (const RawTerm& t : raw)
+        if (!t.single_letter) words.insert(t.text);
+      break;
+    }
+    i = j;
+  }
   std::vector<std::string> out;
+  out.reserve(raw.size());
   sentence_of.clear();
   for (std::size_t i = 0; i < raw.size();) {
-    std::size_t j = i;
-    if (options.join_spaced_letters && raw[i].single_letter) {
-      j = i + 1;
-      while (j < raw.size() && raw[j].single_letter && raw[j].gap_before && raw[j].sentence == raw[i].sentence) ++j;
-    }
+    std::size_t j = run_end(i);
     std::size_t run = j - i;
     if (run >= 3) {
       std::string joined;
@@ -163,7 +190,7 @@ std::vector<std::string> join_spaced_letters(const std::vector<RawTerm>& raw, st
         continue;
       }
     }
-    out.push_back(raw[i].text);
+    out.push_back(std::move(raw[i].text));
     sentence_of.push_back(raw[i].sentence);
     ++i;
   }
@@ -196,8 +223,9 @@ class Normalizer {
   // A paragraph always ends a sentence.
   void paragraph(std::string_view p) {
     UErrorCode status = U_ZERO_ERROR;
-    icu::UnicodeString source = icu::UnicodeString::fromUTF8(icu::StringPiece(p.data(), static_cast<int32_t>(p.size())));
-    icu::UnicodeString text = t_.nfkc->normalize(source, status);
+    icu::UnicodeString text = icu::UnicodeString::fromUTF8(icu::StringPiece(p.data(), static_cast<int32_t>(p.size())));
+    // ASCII is its own NFKC.
+    if (!is_ascii(text)) text = t_.nfkc->normalize(text, status);
     if (U_FAILURE(status)) return;
     icu::BreakIterator& sentences = *t_.sentences;
     sentences.setText(text);
@@ -211,9 +239,19 @@ class Normalizer {
 
   void sentence(const icu::UnicodeString& s) {
     UErrorCode status = U_ZERO_ERROR;
-    icu::UnicodeString folded = t_.nfkc_casefold->normalize(s, status);
-    if (U_FAILURE(status)) return;
-    fold_letter_variants(folded);
+    icu::UnicodeString folded;
+    if (is_ascii(s)) {
+      // NFKC_Casefold of ASCII is ASCII lower case.
+      folded = s;
+      char16_t* buffer = folded.getBuffer(folded.length());
+      for (int32_t i = 0; i < s.length(); ++i)
+        if (buffer[i] >= u'A' && buffer[i] <= u'Z') buffer[i] = static_cast<char16_t>(buffer[i] + 32);
+      folded.releaseBuffer(s.length());
+    } else {
+      folded = t_.nfkc_casefold->normalize(s, status);
+      if (U_FAILURE(status)) return;
+      fold_letter_variants(folded);
+    }
     icu::BreakIterator& words = *t_.words;
     words.setText(folded);
     int32_t prev_end = -1;

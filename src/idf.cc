@@ -11,14 +11,14 @@
 namespace husk {
 
 double CollectionStats::idf(std::string_view term) const {
-  auto it = df.find(std::string(term));
+  auto it = df.find(term);
   uint64_t d = it == df.end() ? 1 : std::max<uint64_t>(1, it->second);
   return std::log(static_cast<double>(std::max<uint64_t>(documents, d)) / static_cast<double>(d));
 }
 
 double CollectionStats::df_share(std::string_view term) const {
   if (documents == 0) return 0.0;
-  auto it = df.find(std::string(term));
+  auto it = df.find(term);
   return it == df.end() ? 0.0 : static_cast<double>(it->second) / static_cast<double>(documents);
 }
 

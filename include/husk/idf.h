@@ -22,6 +22,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "husk/string_set.h"
+
 #include "husk/status.h"
 
 namespace husk {
@@ -29,7 +31,7 @@ namespace husk {
 struct CollectionStats {
   uint64_t documents = 0;
   std::string normalize;  // the normalisation the terms went through
-  std::unordered_map<std::string, uint64_t> df;
+  StringMap<uint64_t> df;
 
   // log(N / df) (seed 003, "TF*IDF"); a term the collection never saw
   // counts as seen once.

@@ -3,14 +3,15 @@
 #pragma once
 
 #include <string>
-#include <unordered_set>
 #include <vector>
+
+#include "husk/string_set.h"
 
 namespace husk {
 
 struct LanguageData {
   std::vector<std::string> abbreviations;     // as written, e.g. "Mr.", "т.е."
-  std::unordered_set<std::string> stopwords;  // case-folded
+  StringSet stopwords;  // case-folded
 };
 
 const LanguageData& language_data();

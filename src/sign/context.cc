@@ -1,67 +1,98 @@
 #include "sign/context.h"
 
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 
 #include "husk/languages.h"
 #include "sign/hashing.h"
 
 namespace husk {
 
-double SignContext::idf(std::string_view term) const {
-  if (stats != nullptr && stats->documents > 0) return stats->idf(term);
-  return is_stopword(term) ? 0.0 : 1.0;
+double SignContext::idf(const TermWeight& term) const {
+  if (stats != nullptr && stats->documents > 0) return stats->idf(term.term);
+  return term.stopword ? 0.0 : 1.0;
 }
 
-bool SignContext::is_stopword(std::string_view term) const {
-  return language_data().stopwords.count(std::string(term)) > 0;
-}
-
-bool SignContext::in_lexicon(std::string_view term) const {
-  if (stats == nullptr || stats->documents == 0) return !is_stopword(term);
-  auto it = stats->df.find(std::string(term));
+bool SignContext::in_lexicon(const TermWeight& term) const {
+  if (stats == nullptr || stats->documents == 0) return !term.stopword;
+  auto it = stats->df.find(term.term);
   uint64_t df = it == stats->df.end() ? 0 : it->second;
   return df >= options.lexicon_min_df &&
          static_cast<double>(df) <= options.lexicon_max_df_share * static_cast<double>(stats->documents);
 }
 
+const std::vector<uint64_t>& SignContext::term_hashes() {
+  if (term_hashes_.size() != text.terms.size()) {
+    term_hashes_.clear();
+    term_hashes_.reserve(text.terms.size());
+    for (const std::string& t : text.terms) term_hashes_.push_back(xxh64(t, 0));
+  }
+  return term_hashes_;
+}
+
 const std::vector<TermWeight>& SignContext::weights() {
   if (weights_) return *weights_;
-  std::map<std::string_view, uint32_t> counts;
-  for (const std::string& t : text.terms) ++counts[t];
+  // Terms are told apart by their 64-bit hashes (two distinct terms of one
+  // text sharing one: probability ~2^-45), and listed in order of first
+  // occurrence, which is canonical for a given text.
+  // The hash index is open addressing with linear probing over a power of
+  // two at least twice the number of terms: no allocation per term.
+  const std::vector<uint64_t>& hashes = term_hashes();
+  std::size_t capacity = 16;
+  while (capacity < hashes.size() * 2) capacity <<= 1;
+  const std::size_t mask = capacity - 1;
+  constexpr uint32_t kEmpty = 0xFFFFFFFFu;
+  std::vector<uint32_t> table(capacity, kEmpty);
   std::vector<TermWeight> out;
-  out.reserve(counts.size());
-  const double total = static_cast<double>(text.terms.size());
-  for (const auto& [term, count] : counts) {
-    double w = static_cast<double>(count) / total * idf(term);
-    out.push_back({term, count, w});
-    weight_index_.emplace(term, w);
+  slot_.resize(hashes.size());
+  const StringSet& stopwords = language_data().stopwords;
+  for (uint32_t i = 0; i < hashes.size(); ++i) {
+    std::size_t at = hashes[i] & mask;
+    while (table[at] != kEmpty && out[table[at]].hash != hashes[i]) at = (at + 1) & mask;
+    if (table[at] == kEmpty) {
+      table[at] = static_cast<uint32_t>(out.size());
+      out.push_back({text.terms[i], 0, 0.0, hashes[i], stopwords.find(text.terms[i]) != stopwords.end()});
+    }
+    ++out[table[at]].count;
+    slot_[i] = table[at];
   }
+  const double total = static_cast<double>(hashes.size());
+  for (TermWeight& t : out) t.weight = static_cast<double>(t.count) / total * idf(t);
   weights_ = std::move(out);
   return *weights_;
 }
 
-double SignContext::weight_of(std::string_view term) {
-  weights();
-  auto it = weight_index_.find(term);
-  return it == weight_index_.end() ? 0.0 : it->second;
+const std::vector<const TermWeight*>& SignContext::lexicon() {
+  if (lexicon_) return *lexicon_;
+  std::vector<const TermWeight*> out;
+  for (const TermWeight& t : weights())
+    if (in_lexicon(t)) out.push_back(&t);
+  std::sort(out.begin(), out.end(), [](const TermWeight* a, const TermWeight* b) { return a->hash < b->hash; });
+  lexicon_ = std::move(out);
+  return *lexicon_;
 }
 
-std::vector<uint64_t> SignContext::word_shingles(uint32_t w) const {
-  const auto& terms = text.terms;
+double SignContext::weight_at(uint32_t position) { return term_at(position).weight; }
+
+const TermWeight& SignContext::term_at(uint32_t position) {
+  weights();
+  return (*weights_)[slot_[position]];
+}
+
+std::vector<uint64_t> SignContext::word_shingles(uint32_t w) {
+  const std::vector<uint64_t>& hashes = term_hashes();
   std::vector<uint64_t> out;
-  if (terms.empty()) return out;
+  if (hashes.empty()) return out;
   w = std::max<uint32_t>(w, 1);
-  std::size_t count = terms.size() >= w ? terms.size() - w + 1 : 1;
+  std::size_t count = hashes.size() >= w ? hashes.size() - w + 1 : 1;
   out.reserve(count);
-  std::string shingle;
   for (std::size_t i = 0; i < count; ++i) {
-    shingle.clear();
-    for (std::size_t k = i; k < std::min<std::size_t>(i + w, terms.size()); ++k) {
-      if (k > i) shingle.push_back(' ');
-      shingle += terms[k];
+    uint64_t h = w;
+    for (std::size_t k = i; k < std::min<std::size_t>(i + w, hashes.size()); ++k) {
+      uint64_t mixed = h ^ hashes[k];
+      h = splitmix64(mixed);
     }
-    out.push_back(xxh64(shingle, 0));
+    out.push_back(h);
   }
   return out;
 }

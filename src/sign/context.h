@@ -16,6 +16,8 @@ struct TermWeight {
   std::string_view term;
   uint32_t count = 0;
   double weight = 0;  // tf * idf
+  uint64_t hash = 0;  // xxHash64 of the term, seed 0
+  bool stopword = false;
 };
 
 class SignContext {
@@ -28,26 +30,36 @@ class SignContext {
   const CollectionStats* stats;
 
   // idf from the collection; without one, 1 for every term but stop words (0).
-  double idf(std::string_view term) const;
+  double idf(const TermWeight& term) const;
   // I-Match's lexicon band (see SignOptions); without statistics, every
   // term that is not a stop word.
-  bool in_lexicon(std::string_view term) const;
-  bool is_stopword(std::string_view term) const;
+  bool in_lexicon(const TermWeight& term) const;
 
-  // Distinct terms with counts and tf*idf weights, sorted by term.
+  // Distinct terms with counts and tf*idf weights, in order of first
+  // occurrence.
   const std::vector<TermWeight>& weights();
-  double weight_of(std::string_view term);
-  // Hashes of the document's word w-shingles (terms joined by spaces); a
-  // text shorter than w is one shingle of all its terms.
-  std::vector<uint64_t> word_shingles(uint32_t w) const;
+  // The distinct terms inside the lexicon band, in the order of their
+  // hashes (canonical: the same set always comes in the same order).
+  const std::vector<const TermWeight*>& lexicon();
+  // The distinct term at a position of the text.
+  const TermWeight& term_at(uint32_t position);
+  // The tf*idf weight of the term at a position of the text.
+  double weight_at(uint32_t position);
+  // Hashes of the document's word w-shingles, each a mix of its terms'
+  // hashes in order; a text shorter than w is one shingle of all its terms.
+  std::vector<uint64_t> word_shingles(uint32_t w);
   // The minhash minima over options.minhash_* shingles, computed once.
   const std::vector<uint64_t>& minima();
   // The sentence's terms joined by spaces.
   std::string sentence_text(const Sentence& s) const;
 
  private:
+  const std::vector<uint64_t>& term_hashes();
+
+  std::vector<uint64_t> term_hashes_;  // per position, xxHash64 seed 0
   std::optional<std::vector<TermWeight>> weights_;
-  std::unordered_map<std::string_view, double> weight_index_;
+  std::vector<uint32_t> slot_;  // per position: index into weights_
+  std::optional<std::vector<const TermWeight*>> lexicon_;
   std::optional<std::vector<uint64_t>> minima_;
 };
 

@@ -11,7 +11,7 @@ const Signer kHeavySentSigner{"heavy_sent", [](SignContext& c, Signatures& out) 
   std::vector<double> weight;
   for (const Sentence& s : sentences) {
     double w = 0;
-    for (uint32_t i = s.first_term; i < s.end_term; ++i) w += c.weight_of(c.text.terms[i]);
+    for (uint32_t i = s.first_term; i < s.end_term; ++i) w += c.weight_at(i);
     weight.push_back(w);
   }
   std::string joined;

@@ -1,34 +1,31 @@
 // lexrand: I-Match over randomised lexicons (seed 003, "Lex Rand"; Kołcz,
 // Chowdhury, Alspector 2004). The lexicon is the I-Match band of terms;
-// copy k keeps a term when a seeded hash of (k, term) falls above the drop
-// share, so each copy is a fixed random 70% of the lexicon without ever
-// being materialised. The document's lexicon terms that copy k keeps,
-// sorted, give the signature (k, CRC32) when they are at least min_share
-// of the document's lexicon terms: 0 to K signatures, one equal makes a
-// duplicate.
-#include <algorithm>
-
+// copy k keeps a term when SplitMix64 of (term hash, seed + k) falls above
+// the drop share, so each copy is a fixed random 70% of the lexicon without ever
+// being materialised. The document's lexicon terms that copy k keeps, in
+// hash order, give the signature (k, low 32 bits of xxHash64 of their
+// hashes) when they are at least min_share of the document's lexicon
+// terms: 0 to K signatures, one equal makes a duplicate.
 #include "sign/context.h"
 #include "sign/hashing.h"
 
 namespace husk {
 
 const Signer kLexrandSigner{"lexrand", [](SignContext& c, Signatures& out) {
-  std::vector<std::string_view> lexicon;
-  for (const TermWeight& t : c.weights())  // sorted by term
-    if (c.in_lexicon(t.term)) lexicon.push_back(t.term);
+  const std::vector<const TermWeight*>& lexicon = c.lexicon();  // in hash order
   if (lexicon.empty()) return;
   const auto threshold = static_cast<uint64_t>(c.options.lexrand_drop * 1'000'000.0);
+  std::vector<uint64_t> kept;
   for (uint32_t k = 1; k <= c.options.lexrand_copies; ++k) {
-    std::string joined;
-    std::size_t kept = 0;
-    for (std::string_view term : lexicon) {
-      if (xxh64(term, c.options.seed ^ (0x100000001b3ull * k)) % 1'000'000 < threshold) continue;
-      if (kept++ > 0) joined.push_back(' ');
-      joined += term;
+    kept.clear();
+    for (const TermWeight* term : lexicon) {
+      uint64_t mixed = term->hash ^ (c.options.seed + k);
+      if (splitmix64(mixed) % 1'000'000 >= threshold) kept.push_back(term->hash);
     }
-    if (kept > 0 && static_cast<double>(kept) >= c.options.lexrand_min_share * static_cast<double>(lexicon.size()))
-      out.lexrand.emplace_back(k, crc32_of(joined));
+    if (!kept.empty() && static_cast<double>(kept.size()) >= c.options.lexrand_min_share * static_cast<double>(lexicon.size())) {
+      std::string_view bytes(reinterpret_cast<const char*>(kept.data()), kept.size() * sizeof(uint64_t));
+      out.lexrand.emplace_back(k, static_cast<uint32_t>(xxh64(bytes, k)));
+    }
   }
 }};
 

@@ -20,7 +20,7 @@ uint64_t fold(const std::array<double, 64>& votes) {
 }
 
 void vote(std::array<double, 64>& votes, uint64_t h, double w) {
-  for (int i = 0; i < 64; ++i) votes[static_cast<std::size_t>(i)] += ((h >> i) & 1) ? w : -w;
+  for (std::size_t i = 0; i < 64; ++i) votes[i] += w * (static_cast<double>((h >> i) & 1) * 2.0 - 1.0);
 }
 
 }  // namespace
@@ -30,7 +30,7 @@ const Signer kSimhashSigner{"simhash", [](SignContext& c, Signatures& out) {
   std::array<double, 64> votes{};
   if (c.options.simhash_shingle <= 1) {
     for (const TermWeight& t : c.weights())
-      if (t.weight > 0) vote(votes, xxh64(t.term, 0), t.weight);
+      if (t.weight > 0) vote(votes, t.hash, t.weight);
   } else {
     for (uint64_t h : c.word_shingles(c.options.simhash_shingle)) vote(votes, h, 1.0);
   }

@@ -8,13 +8,16 @@
 namespace husk {
 
 const Signer kTfidfSigner{"tfidf", [](SignContext& c, Signatures& out) {
-  std::vector<TermWeight> terms = c.weights();  // sorted by term
-  std::stable_sort(terms.begin(), terms.end(), [](const TermWeight& a, const TermWeight& b) { return a.weight > b.weight; });
+  std::vector<const TermWeight*> terms;
+  for (const TermWeight& t : c.weights())
+    if (t.weight > 0) terms.push_back(&t);
+  auto heavier = [](const TermWeight* a, const TermWeight* b) {
+    return a->weight != b->weight ? a->weight > b->weight : a->term < b->term;
+  };
+  std::size_t n = std::min<std::size_t>(c.options.tfidf_terms, terms.size());
+  std::partial_sort(terms.begin(), terms.begin() + static_cast<std::ptrdiff_t>(n), terms.end(), heavier);
   std::vector<std::string_view> top;
-  for (const TermWeight& t : terms) {
-    if (top.size() == c.options.tfidf_terms || t.weight <= 0) break;
-    top.push_back(t.term);
-  }
+  for (std::size_t i = 0; i < n; ++i) top.push_back(terms[i]->term);
   if (top.empty()) return;
   std::sort(top.begin(), top.end());
   std::string joined;

@@ -1,6 +1,7 @@
 // Whole-corpus throughput of husk extract, beside the baseline of Gumbo
 // merely parsing the same raw pages, in one run (the machines are noisy, so
-// only same-run ratios mean much).
+// only same-run ratios mean much); and of normalisation and each signer on
+// the clean text extracted from the same pages.
 //
 //   husk_bench --corpus DIR [google-benchmark flags]
 //
@@ -10,6 +11,9 @@
 //   Prescan            husk's prescan alone
 //   Parse              prescan + Gumbo with husk's arena (husk::parse)
 //   Extract/jobs:N     decode + parse + segment + density + JSON record, N threads
+//   Normalize          normalisation of the clean text (bytes/s of clean text)
+//   NormalizeAndSignAll  normalisation + every signer
+//   Sign/NAME          one signer on normalised text (Sign/all: every signer)
 #include <benchmark/benchmark.h>
 #include <gumbo.h>
 
@@ -22,6 +26,7 @@
 
 #include "husk/ingest.h"
 #include "husk/pipeline.h"
+#include "husk/sign.h"
 
 namespace {
 
@@ -86,6 +91,53 @@ void Extract(benchmark::State& state) {
   report(state);
 }
 
+// Normalisation and signing run over the clean text density extracts from
+// the corpus (extracted once, before timing). Rates: bytes/s of clean text.
+std::vector<std::string>& clean_texts() {
+  static std::vector<std::string> texts;
+  return texts;
+}
+
+std::size_t clean_bytes() {
+  std::size_t n = 0;
+  for (const auto& t : clean_texts()) n += t.size();
+  return n;
+}
+
+void report_text(benchmark::State& state) {
+  state.counters["pages/s"] = benchmark::Counter(static_cast<double>(clean_texts().size() * state.iterations()),
+                                                 benchmark::Counter::kIsRate);
+  state.SetBytesProcessed(static_cast<int64_t>(clean_bytes() * state.iterations()));
+}
+
+void Normalize(benchmark::State& state) {
+  for (auto _ : state)
+    for (const auto& t : clean_texts()) benchmark::DoNotOptimize(husk::normalize(t));
+  report_text(state);
+}
+
+// One signer (or all, "all") over already normalised text.
+void Sign(benchmark::State& state, const std::string& signer) {
+  std::vector<husk::NormalizedText> normalized;
+  for (const auto& t : clean_texts()) normalized.push_back(husk::normalize(t));
+  husk::SignOptions options;
+  if (signer != "all") options.signers = {signer};
+  for (auto _ : state)
+    for (const auto& n : normalized) benchmark::DoNotOptimize(husk::sign(n, options, nullptr));
+  report_text(state);
+}
+
+// Normalisation and every signer, the whole of `husk sign` but JSON.
+void NormalizeAndSignAll(benchmark::State& state) {
+  husk::SignOptions options;
+  for (auto _ : state)
+    for (const auto& t : clean_texts()) benchmark::DoNotOptimize(husk::sign(husk::normalize(t), options, nullptr));
+  report_text(state);
+}
+
+BENCHMARK(Normalize)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(NormalizeAndSignAll)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
 BENCHMARK(GumboParseRaw)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(Prescan)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(Parse)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
@@ -116,6 +168,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::fprintf(stderr, "corpus: %zu pages, %.1f MB of raw HTML\n", corpus().size(), static_cast<double>(corpus_bytes()) / 1e6);
+  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(husk::PipelineOptions{});
+  for (const auto& page : corpus()) clean_texts().push_back(pipeline->process(page).text);
+  std::fprintf(stderr, "clean text: %.2f MB\n", static_cast<double>(clean_bytes()) / 1e6);
+  for (const std::string& signer : husk::signer_names())
+    benchmark::RegisterBenchmark(("Sign/" + signer).c_str(), Sign, signer)->Unit(benchmark::kMillisecond)->MinTime(0.5);
+  benchmark::RegisterBenchmark("Sign/all", Sign, std::string("all"))->Unit(benchmark::kMillisecond)->MinTime(0.5);
   int n = static_cast<int>(rest.size());
   benchmark::Initialize(&n, rest.data());
   benchmark::RunSpecifiedBenchmarks();
