@@ -1,5 +1,6 @@
 # husk: the two set-up entry points of README.md.
 #   make demo  - install dependencies, build, run husk on the bundled pages
+#                (extract, score, collection statistics, signatures)
 #   make test  - install dependencies, build, run the whole test suite
 # Both work on a fresh Debian 12 as root; `make deps` is a no-op once the
 # packages are there.
@@ -33,7 +34,10 @@ demo: build
 	$(BUILD)/husk extract --jobs 2 --format text fixtures/demo -o out/demo/extract.txt
 	$(BUILD)/husk eval extract --gold fixtures/demo/gold.json out/demo/extract.jsonl --per-page out/demo/eval-per-page.jsonl \
 	  | tee out/demo/eval.txt
-	@echo "clean text: out/demo/extract.txt, out/demo/extract.jsonl; report: out/demo/eval.txt"
+	$(BUILD)/husk idf build out/demo/extract.jsonl -o out/demo/corpus.idf
+	$(BUILD)/husk sign --idf out/demo/corpus.idf out/demo/extract.jsonl -o out/demo/signed.jsonl
+	@echo "clean text: out/demo/extract.txt, out/demo/extract.jsonl; report: out/demo/eval.txt;" \
+	  "signatures: out/demo/signed.jsonl"
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

@@ -1,10 +1,12 @@
-// libFuzzer entry: arbitrary bytes as a page, through the whole pipeline.
+// libFuzzer entry: arbitrary bytes as a page, through the whole pipeline
+// and on through normalisation and every signer.
 // The first byte picks the extractor and whether a Content-Type header with
 // a charset comes along, so charset conversion is fuzzed as well.
 #include <cstddef>
 #include <cstdint>
 
 #include "husk/pipeline.h"
+#include "husk/sign.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   static const husk::Pipeline density = *husk::Pipeline::make(husk::PipelineOptions{});
@@ -22,5 +24,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   page.bytes.assign(reinterpret_cast<const char*>(data) + 1, size - 1);
   husk::PageResult r = ((data[0] >> 2) & 1 ? fulltext : density).process(page);
   (void)husk::to_jsonl(r);
+  (void)husk::signatures_json(husk::sign(husk::normalize(r.text), husk::SignOptions{}, nullptr));
   return 0;
 }

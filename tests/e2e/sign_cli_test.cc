@@ -1,0 +1,99 @@
+// husk sign and husk idf build through the binary.
+#include <nlohmann/json.hpp>
+
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+using test::run_husk;
+using test::TempDir;
+using test::write_file;
+
+std::string records(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    nlohmann::ordered_json j;
+    j["id"] = "p" + std::to_string(i);
+    j["url"] = "http://e.com/" + std::to_string(i);
+    j["title"] = "T";
+    static const char* kNames[] = {"alpha", "beta", "gamma"};
+    j["text"] = std::string("Story ") + kNames[i % 3] +
+                " is about the harbour library. The council voted on Tuesday, and the mayor agreed.\n\nIt opens in spring.";
+    j["extractor"] = "density";
+    out += j.dump() + "\n";
+  }
+  out += R"({"id":"broken","url":"","title":"","text":"","extractor":"density","error":"corrupt: truncated gzip stream"})" "\n";
+  out += R"({"id":"plain","text":"Only an id and a text here, which is enough to sign."})" "\n";
+  return out;
+}
+
+TEST(SignCli, AddsSigAndKeepsTheRecord) {
+  TempDir dir;
+  write_file(dir.file("in.jsonl"), records(30));
+  test::CommandResult one = run_husk("sign --jobs 1 " + dir.file("in.jsonl") + " 2>/dev/null");
+  test::CommandResult four = run_husk("sign --jobs 4 " + dir.file("in.jsonl") + " 2>/dev/null");
+  EXPECT_EQ(one.exit_code, 0);
+  EXPECT_EQ(one.out, four.out);
+  std::vector<std::string> lines = test::lines(one.out);
+  ASSERT_EQ(lines.size(), 32u);
+  auto first = nlohmann::ordered_json::parse(lines[0]);
+  std::vector<std::string> keys;
+  for (auto& [k, v] : first.items()) keys.push_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "title", "text", "extractor", "sig"}));
+  for (const char* field : {"terms", "md5", "tfidf", "long_sent", "heavy_sent", "imatch", "simhash", "simhash_hyperplane",
+                            "minhash", "minhash_bands", "supershingles", "spotsigs", "lexrand"})
+    EXPECT_TRUE(first["sig"].contains(field)) << field;
+  EXPECT_EQ(first["sig"]["md5"].get<std::string>().size(), 32u);
+  EXPECT_EQ(first["sig"]["simhash"].get<std::string>().size(), 16u);
+  EXPECT_EQ(first["sig"]["minhash"].size(), 128u);
+  EXPECT_EQ(first["sig"]["minhash_bands"].size(), 16u);
+  EXPECT_EQ(first["sig"]["supershingles"].size(), 6u);
+  // Same text, same signatures; other text, other md5.
+  auto fourth = nlohmann::ordered_json::parse(lines[3]);
+  auto second = nlohmann::ordered_json::parse(lines[1]);
+  EXPECT_EQ(first["sig"], fourth["sig"]);
+  EXPECT_NE(first["sig"]["md5"], second["sig"]["md5"]);
+  auto broken = nlohmann::json::parse(lines[30]);
+  EXPECT_TRUE(broken["sig"].is_null());
+  EXPECT_EQ(broken["error"], "corrupt: truncated gzip stream");
+  auto plain = nlohmann::json::parse(lines[31]);
+  EXPECT_EQ(plain["id"], "plain");
+  EXPECT_GT(plain["sig"]["terms"].get<int>(), 5);
+}
+
+TEST(SignCli, SignerSubsetAndUsageErrors) {
+  TempDir dir;
+  write_file(dir.file("in.jsonl"), records(2));
+  auto j = nlohmann::json::parse(test::lines(run_husk("sign --signers md5,simhash " + dir.file("in.jsonl") + " 2>/dev/null").out)[0]);
+  std::vector<std::string> keys;
+  for (auto& [k, v] : j["sig"].items()) keys.push_back(k);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(keys, (std::vector<std::string>{"md5", "simhash", "terms"}));
+  EXPECT_EQ(run_husk("sign --signers md5,nope " + dir.file("in.jsonl") + " 2>/dev/null").exit_code, 2);
+  EXPECT_EQ(run_husk("sign --normalize numbers=maybe " + dir.file("in.jsonl") + " 2>/dev/null").exit_code, 2);
+  EXPECT_EQ(run_husk("sign " + dir.file("missing.jsonl") + " 2>/dev/null").exit_code, 1);
+  test::CommandResult warned = run_husk("sign " + dir.file("in.jsonl") + " 2>&1 >/dev/null");
+  std::size_t count = 0;
+  for (std::size_t pos = 0; (pos = warned.out.find("no --idf file", pos)) != std::string::npos; ++pos) ++count;
+  EXPECT_EQ(count, 1u) << "the fallback is announced once per run";
+}
+
+TEST(SignCli, IdfBuildThenSign) {
+  TempDir dir;
+  write_file(dir.file("in.jsonl"), records(30));
+  test::CommandResult built = run_husk("idf build -o " + dir.file("c.idf") + " " + dir.file("in.jsonl") + " 2>/dev/null");
+  EXPECT_EQ(built.exit_code, 0);
+  std::vector<std::string> idf = test::lines(test::read_file(dir.file("c.idf")));
+  ASSERT_GE(idf.size(), 5u);
+  EXPECT_EQ(idf[0], "husk-idf 1");
+  EXPECT_EQ(idf[1], "documents 31");  // 30 stories and the plain record; the broken one has no text
+  EXPECT_EQ(idf[3], "normalize numbers=mask,letters=join,min-run=4");
+  test::CommandResult signed_out = run_husk("sign --idf " + dir.file("c.idf") + " " + dir.file("in.jsonl") + " 2>&1");
+  EXPECT_EQ(signed_out.out.find("no --idf file"), std::string::npos);
+  test::CommandResult mismatch = run_husk("sign --normalize numbers=keep --idf " + dir.file("c.idf") + " " + dir.file("in.jsonl") + " 2>&1 >/dev/null");
+  EXPECT_NE(mismatch.out.find("was built with --normalize"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace husk
