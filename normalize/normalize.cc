@@ -328,8 +328,8 @@ std::string describe(const NormalizeOptions& options) {
          ",min-run=" + std::to_string(options.spaced_letters_min_run);
 }
 
-Result<NormalizeOptions> parse_normalize_options(std::string_view text) {
-  NormalizeOptions options;
+Result<NormalizeOptions> parse_normalize_options(std::string_view text, const NormalizeOptions& base) {
+  NormalizeOptions options = base;
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t comma = text.find(',', pos);

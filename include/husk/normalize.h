@@ -69,8 +69,8 @@ const char* number_policy_name(NumberPolicy policy);
 // "numbers=mask,letters=join,min-run=4".
 std::string describe(const NormalizeOptions& options);
 
-// Parses "--normalize" option text: comma-separated key=value pairs,
-// "numbers=keep|drop|mask", "letters=join|keep", "min-run=N".
-Result<NormalizeOptions> parse_normalize_options(std::string_view text);
+// Parses "--normalize" option text over `base`: comma-separated key=value
+// pairs, "numbers=keep|drop|mask", "letters=join|keep", "min-run=N".
+Result<NormalizeOptions> parse_normalize_options(std::string_view text, const NormalizeOptions& base = {});
 
 }  // namespace husk

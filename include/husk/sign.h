@@ -109,6 +109,15 @@ Status check_signers(const std::vector<std::string>& names);
 Signatures sign(const NormalizedText& text, const SignOptions& options, const CollectionStats* stats);
 Signatures sign(const CleanText& text, const SignOptions& options, const CollectionStats* stats);
 
+// Every NormalizeOptions and SignOptions field as (section.name, value) in
+// config/sign.toml order; numbers as numbers, the number policy as 0/1/2.
+std::vector<std::pair<std::string, double>> describe(const SignOptions& options);
+
+// Parses a TOML configuration (the format of config/sign.toml) over the
+// defaults; a bad key or value is reported with the file name and line.
+Result<SignOptions> parse_sign_config(const std::string& toml_text, const std::string& source_name);
+Result<SignOptions> load_sign_config(const std::string& path);
+
 // The "sig" object of `husk sign`, as JSON text: one field per signer that
 // produced something, hashes as lower-case hex (fixed width), multi-valued
 // ones as arrays, lexrand as "K:HEX" strings.

@@ -20,6 +20,7 @@ struct SignArgs {
   std::vector<std::string> inputs;
   std::string signers = "all";
   std::string idf;
+  std::string config;
   std::string normalize;
   std::string output = "-";
   unsigned jobs = 0;
@@ -27,6 +28,7 @@ struct SignArgs {
 
 struct IdfArgs {
   std::vector<std::string> inputs;
+  std::string config;
   std::string normalize;
   std::string output;
   double epsilon = 1e-6;
@@ -68,13 +70,26 @@ int fail(const char* command, const std::string& message, int code) {
   return code;
 }
 
-int run_sign(const SignArgs& args) {
+// --config FILE, then --normalize on top of it.
+Result<SignOptions> options_from(const std::string& config, const std::string& normalize) {
   SignOptions options;
+  if (!config.empty()) {
+    auto loaded = load_sign_config(config);
+    if (!loaded.ok()) return loaded.status();
+    options = std::move(*loaded);
+  }
+  auto n = parse_normalize_options(normalize, options.normalize);
+  if (!n.ok()) return n.status();
+  options.normalize = *n;
+  return options;
+}
+
+int run_sign(const SignArgs& args) {
+  auto configured = options_from(args.config, args.normalize);
+  if (!configured.ok()) return fail("sign", configured.status().message(), 2);
+  SignOptions options = std::move(*configured);
   if (args.signers != "all") options.signers = split_list(args.signers);
   if (Status st = check_signers(options.signers); !st.ok()) return fail("sign", st.message(), 2);
-  auto normalize = parse_normalize_options(args.normalize);
-  if (!normalize.ok()) return fail("sign", normalize.status().message(), 2);
-  options.normalize = *normalize;
   std::optional<CollectionStats> stats;
   if (!args.idf.empty()) {
     auto loaded = load_collection_stats(args.idf);
@@ -146,8 +161,9 @@ int run_sign(const SignArgs& args) {
 }
 
 int run_idf_build(const IdfArgs& args) {
-  auto normalize = parse_normalize_options(args.normalize);
-  if (!normalize.ok()) return fail("idf build", normalize.status().message(), 2);
+  auto configured = options_from(args.config, args.normalize);
+  if (!configured.ok()) return fail("idf build", configured.status().message(), 2);
+  const NormalizeOptions normalize = configured->normalize;
   if (args.epsilon <= 0 || args.epsilon >= 1) return fail("idf build", "--epsilon must be between 0 and 1", 2);
   DfCounter counter(args.epsilon);
   Progress progress("idf");
@@ -156,7 +172,7 @@ int run_idf_build(const IdfArgs& args) {
       OrderedBatches<RecordLine, std::vector<std::string>>::resolve_jobs(args.jobs),
       [&](const RecordLine& line) {
         Record r = parse_record(line.text);
-        return r.signable ? husk::normalize(r.text, *normalize).terms : std::vector<std::string>();
+        return r.signable ? husk::normalize(r.text, normalize).terms : std::vector<std::string>();
       },
       [&](const RecordLine& line, std::vector<std::string>& terms) {
         if (!terms.empty()) counter.add_document(terms);
@@ -173,7 +189,7 @@ int run_idf_build(const IdfArgs& args) {
   for (const Status& st : errors) std::fprintf(stderr, "husk idf build: %s\n", st.message().c_str());
   if (done == 0 && !errors.empty()) return 1;
   CollectionStats stats = counter.finish();
-  stats.normalize = describe(*normalize);
+  stats.normalize = describe(normalize);
   if (Status st = save_collection_stats(stats, args.epsilon, args.output); !st.ok())
     return fail("idf build", st.message(), 1);
   std::fprintf(stderr, "husk idf build: %llu documents, %zu terms -> %s\n",
@@ -195,6 +211,7 @@ Command add_sign_command(CLI::App& app) {
   cmd->add_option("INPUT", args->inputs, "JSONL files (plain or .gz) or -")->required();
   cmd->add_option("--signers", args->signers, "Comma-separated list or all: " + names)->capture_default_str();
   cmd->add_option("--idf", args->idf, "Collection statistics from `husk idf build`");
+  cmd->add_option("--config", args->config, "TOML file overriding config/sign.toml");
   cmd->add_option("--normalize", args->normalize, "numbers=keep|drop|mask,letters=join|keep,min-run=N (default: " +
                                                       describe(NormalizeOptions{}) + ")");
   cmd->add_option("-o,--output", args->output, "Output file (- for stdout)")->capture_default_str();
@@ -212,6 +229,7 @@ Command add_idf_command(CLI::App& app) {
       "(streaming, bounded memory: lossy counting, Manku & Motwani 2002).");
   build->add_option("INPUT", args->inputs, "JSONL files (plain or .gz) or -")->required();
   build->add_option("-o,--output", args->output, "IDF file to write")->required();
+  build->add_option("--config", args->config, "TOML file overriding config/sign.toml (its [normalize] applies)");
   build->add_option("--normalize", args->normalize, "As for husk sign; use the same options for both");
   build->add_option("--epsilon", args->epsilon, "Lossy-counting error bound (share of term occurrences)")
       ->capture_default_str();

@@ -47,3 +47,55 @@ TEST(Config, ErrorsNameFileAndLine) {
 
 }  // namespace
 }  // namespace husk
+
+#include "husk/sign.h"
+
+namespace husk {
+namespace {
+
+TEST(Config, SignTomlMirrorsSignAndNormalizeDefaults) {
+  toml::table root = toml::parse(test::read_file(std::string(HUSK_SOURCE_DIR) + "/config/sign.toml"));
+  std::size_t listed = 0;
+  for (const char* section : {"normalize", "sign"}) listed += root[section].as_table()->size();
+  auto fields = describe(SignOptions{});
+  EXPECT_EQ(listed, fields.size()) << "config/sign.toml and SignOptions list different fields";
+  for (const auto& [name, value] : fields) {
+    std::string section = name.substr(0, name.find('.'));
+    std::string key = name.substr(name.find('.') + 1);
+    const toml::node* node = root[section][key].node();
+    ASSERT_NE(node, nullptr) << name << " missing from config/sign.toml";
+    double mirrored = 0;
+    if (node->is_string()) {
+      mirrored = static_cast<double>(*parse_number_policy(*node->value<std::string>()));
+    } else if (node->is_boolean()) {
+      mirrored = *node->value<bool>() ? 1.0 : 0.0;
+    } else if (node->is_integer()) {
+      mirrored = static_cast<double>(static_cast<uint64_t>(*node->value<int64_t>()));
+    } else {
+      mirrored = *node->value<double>();
+    }
+    EXPECT_DOUBLE_EQ(mirrored, value) << name << ": config/sign.toml and the defaults disagree";
+  }
+  auto parsed = load_sign_config(std::string(HUSK_SOURCE_DIR) + "/config/sign.toml");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().to_string();
+  EXPECT_EQ(describe(*parsed), fields);
+}
+
+TEST(Config, SignConfigErrorsNameFileAndLine) {
+  auto bad = parse_sign_config("[sign]\ntfidf_terms = 6\nminhash_bands = \"x\"\n", "s.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("s.toml:3"), std::string::npos) << bad.status().message();
+  auto policy = parse_sign_config("[normalize]\nnumbers = \"sometimes\"\n", "n.toml");
+  ASSERT_FALSE(policy.ok());
+  EXPECT_NE(policy.status().message().find("n.toml:2"), std::string::npos);
+  auto bands = parse_sign_config("[sign]\nminhash_bands = 40\n", "b.toml");
+  ASSERT_FALSE(bands.ok());
+  auto ok = parse_sign_config("[sign]\ntfidf_terms = 8\n[normalize]\nnumbers = \"keep\"\n", "o.toml");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->tfidf_terms, 8u);
+  EXPECT_EQ(ok->normalize.numbers, NumberPolicy::kKeep);
+  EXPECT_EQ(ok->minhash_permutations, 128u);
+}
+
+}  // namespace
+}  // namespace husk

@@ -1,0 +1,144 @@
+// SignOptions and NormalizeOptions from TOML (config/sign.toml's format).
+#include <fstream>
+#include <sstream>
+#include <toml++/toml.h>
+#include <variant>
+
+#include "husk/sign.h"
+
+namespace husk {
+
+namespace {
+
+using U32 = uint32_t SignOptions::*;
+using U64 = uint64_t SignOptions::*;
+using Dbl = double SignOptions::*;
+struct Field {
+  const char* name;
+  std::variant<U32, U64, Dbl> member;
+};
+
+constexpr Field kSignFields[] = {
+    {"seed", &SignOptions::seed},
+    {"tfidf_terms", &SignOptions::tfidf_terms},
+    {"long_sent_count", &SignOptions::long_sent_count},
+    {"heavy_sent_count", &SignOptions::heavy_sent_count},
+    {"lexicon_max_df_share", &SignOptions::lexicon_max_df_share},
+    {"lexicon_min_df", &SignOptions::lexicon_min_df},
+    {"lexrand_copies", &SignOptions::lexrand_copies},
+    {"lexrand_drop", &SignOptions::lexrand_drop},
+    {"lexrand_min_share", &SignOptions::lexrand_min_share},
+    {"simhash_shingle", &SignOptions::simhash_shingle},
+    {"hyperplane_dims", &SignOptions::hyperplane_dims},
+    {"minhash_permutations", &SignOptions::minhash_permutations},
+    {"minhash_shingle", &SignOptions::minhash_shingle},
+    {"minhash_char_shingle", &SignOptions::minhash_char_shingle},
+    {"minhash_bands", &SignOptions::minhash_bands},
+    {"minhash_rows", &SignOptions::minhash_rows},
+    {"supershingle_minima", &SignOptions::supershingle_minima},
+    {"supershingle_groups", &SignOptions::supershingle_groups},
+    {"spot_chain", &SignOptions::spot_chain},
+};
+
+std::string where(const std::string& source, const toml::node& node) {
+  return source + ":" + std::to_string(node.source().begin.line);
+}
+
+Status invalid(const std::string& at, const std::string& message) {
+  return Status(Code::kInvalidArgument, at + ": " + message);
+}
+
+Status apply_sign(const toml::table& table, const std::string& source, SignOptions& o) {
+  for (const auto& [key, node] : table) {
+    const Field* field = nullptr;
+    for (const Field& f : kSignFields)
+      if (key.str() == f.name) field = &f;
+    if (field == nullptr) return invalid(where(source, node), "unknown key sign." + std::string(key.str()));
+    std::string name = std::string("sign.") + field->name;
+    if (std::holds_alternative<Dbl>(field->member)) {
+      auto v = node.value<double>();
+      if (!v || *v < 0) return invalid(where(source, node), name + " must be a non-negative number");
+      o.*std::get<Dbl>(field->member) = *v;
+    } else {
+      auto v = node.value<int64_t>();
+      if (!v || *v < 0) return invalid(where(source, node), name + " must be a non-negative integer");
+      if (std::holds_alternative<U32>(field->member)) {
+        o.*std::get<U32>(field->member) = static_cast<uint32_t>(*v);
+      } else {
+        o.*std::get<U64>(field->member) = static_cast<uint64_t>(*v);
+      }
+    }
+  }
+  if (o.minhash_bands * o.minhash_rows > o.minhash_permutations)
+    return invalid(source, "minhash_bands x minhash_rows exceeds minhash_permutations");
+  if (o.supershingle_minima > o.minhash_permutations || o.supershingle_groups == 0)
+    return invalid(source, "supershingle_minima must fit in minhash_permutations, with at least one group");
+  return Status();
+}
+
+Status apply_normalize(const toml::table& table, const std::string& source, NormalizeOptions& o) {
+  for (const auto& [key, node] : table) {
+    if (key.str() == "numbers") {
+      auto v = node.value<std::string>();
+      auto policy = v ? parse_number_policy(*v) : Result<NumberPolicy>(Status(Code::kInvalidArgument, "not a string"));
+      if (!policy.ok()) return invalid(where(source, node), "normalize.numbers must be \"keep\", \"drop\" or \"mask\"");
+      o.numbers = *policy;
+    } else if (key.str() == "join_spaced_letters") {
+      if (!node.is_boolean()) return invalid(where(source, node), "normalize.join_spaced_letters must be true or false");
+      o.join_spaced_letters = *node.value<bool>();
+    } else if (key.str() == "spaced_letters_min_run") {
+      auto v = node.value<int64_t>();
+      if (!v || *v < 3) return invalid(where(source, node), "normalize.spaced_letters_min_run must be at least 3");
+      o.spaced_letters_min_run = static_cast<uint32_t>(*v);
+    } else {
+      return invalid(where(source, node), "unknown key normalize." + std::string(key.str()));
+    }
+  }
+  return Status();
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> describe(const SignOptions& options) {
+  std::vector<std::pair<std::string, double>> out;
+  out.emplace_back("normalize.numbers", static_cast<double>(options.normalize.numbers));
+  out.emplace_back("normalize.join_spaced_letters", options.normalize.join_spaced_letters ? 1.0 : 0.0);
+  out.emplace_back("normalize.spaced_letters_min_run", options.normalize.spaced_letters_min_run);
+  for (const Field& f : kSignFields) {
+    double v = std::visit(
+        [&](auto member) { return static_cast<double>(options.*member); }, f.member);
+    out.emplace_back(std::string("sign.") + f.name, v);
+  }
+  return out;
+}
+
+Result<SignOptions> parse_sign_config(const std::string& text, const std::string& source) {
+  toml::table root;
+  try {
+    root = toml::parse(std::string_view(text), std::string_view(source));
+  } catch (const toml::parse_error& err) {
+    return Status(Code::kInvalidArgument, source + ":" + std::to_string(err.source().begin.line) + ":" +
+                                              std::to_string(err.source().begin.column) + ": " +
+                                              std::string(err.description()));
+  }
+  SignOptions options;
+  for (const auto& [key, node] : root) {
+    const toml::table* table = node.as_table();
+    Status st = table == nullptr ? invalid(where(source, node), "expected a [section]")
+                : key.str() == "sign"      ? apply_sign(*table, source, options)
+                : key.str() == "normalize" ? apply_normalize(*table, source, options.normalize)
+                                           : invalid(where(source, node), "unknown section " + std::string(key.str()));
+    if (!st.ok()) return st;
+  }
+  return options;
+}
+
+Result<SignOptions> load_sign_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status(Code::kNotFound, path + ": cannot open configuration file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_sign_config(text.str(), path);
+}
+
+}  // namespace husk
