@@ -1,22 +1,22 @@
 #include "husk/languages.h"
 
 #include <cstdio>
-#include <toml++/toml.h>
+
+#include "toml_config.h"
 
 namespace husk {
 
 const LanguageData& language_data() {
   static const LanguageData data = [] {
     LanguageData d;
-    toml::table root;
-    try {
-      root = toml::parse(std::string_view(builtin_languages_toml()), std::string_view("config/languages.toml"));
-    } catch (const toml::parse_error& err) {
+    Result<toml::table> parsed = parse_toml(builtin_languages_toml(), "config/languages.toml");
+    if (!parsed.ok()) {
       // The test suite parses the same file; a broken build-time copy
       // leaves the lists empty rather than stopping every page.
-      std::fprintf(stderr, "husk: config/languages.toml: %s\n", std::string(err.description()).c_str());
+      std::fprintf(stderr, "husk: %s\n", parsed.status().message().c_str());
       return d;
     }
+    const toml::table& root = *parsed;
     auto each = [&](const char* section, auto&& add) {
       if (const toml::table* t = root[section].as_table())
         for (const auto& [lang, list] : *t)

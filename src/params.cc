@@ -1,8 +1,7 @@
 #include "husk/params.h"
 
-#include <fstream>
-#include <sstream>
-#include <toml++/toml.h>
+#include "toml_config.h"
+
 #include <variant>
 
 namespace husk {
@@ -49,24 +48,20 @@ constexpr ListField kVocabularyFields[] = {
     {"boilerplate_lines", &Vocabulary::boilerplate_lines},
 };
 
-std::string where(const std::string& source, const toml::source_region& region) {
-  return source + ":" + std::to_string(region.begin.line);
-}
-
 Status apply_density(const toml::table& table, const std::string& source, DensityParams& params) {
   for (const auto& [key, node] : table) {
     const Field* field = nullptr;
     for (const Field& f : kDensityFields)
       if (key.str() == f.name) field = &f;
     if (field == nullptr)
-      return Status(Code::kInvalidArgument, where(source, node.source()) + ": unknown key density." + std::string(key.str()));
+      return Status(Code::kInvalidArgument, toml_where(source, node) + ": unknown key density." + std::string(key.str()));
     if (std::holds_alternative<DoubleField>(field->member)) {
       std::optional<double> v = node.value<double>();
-      if (!v) return Status(Code::kInvalidArgument, where(source, node.source()) + ": density." + field->name + " must be a number");
+      if (!v) return Status(Code::kInvalidArgument, toml_where(source, node) + ": density." + field->name + " must be a number");
       params.*std::get<DoubleField>(field->member) = *v;
     } else {
       std::optional<int64_t> v = node.value<int64_t>();
-      if (!v || *v < 0) return Status(Code::kInvalidArgument, where(source, node.source()) + ": density." + field->name + " must be a non-negative integer");
+      if (!v || *v < 0) return Status(Code::kInvalidArgument, toml_where(source, node) + ": density." + field->name + " must be a non-negative integer");
       params.*std::get<UintField>(field->member) = static_cast<uint32_t>(*v);
     }
   }
@@ -79,14 +74,14 @@ Status apply_vocabulary(const toml::table& table, const std::string& source, Voc
     for (const ListField& f : kVocabularyFields)
       if (key.str() == f.name) field = &f;
     if (field == nullptr)
-      return Status(Code::kInvalidArgument, where(source, node.source()) + ": unknown key vocabulary." + std::string(key.str()));
+      return Status(Code::kInvalidArgument, toml_where(source, node) + ": unknown key vocabulary." + std::string(key.str()));
     const toml::array* array = node.as_array();
     if (array == nullptr)
-      return Status(Code::kInvalidArgument, where(source, node.source()) + ": vocabulary." + field->name + " must be a list of strings");
+      return Status(Code::kInvalidArgument, toml_where(source, node) + ": vocabulary." + field->name + " must be a list of strings");
     std::vector<std::string> words;
     for (const toml::node& item : *array) {
       std::optional<std::string> s = item.value<std::string>();
-      if (!s) return Status(Code::kInvalidArgument, where(source, item.source()) + ": vocabulary." + field->name + " holds a non-string");
+      if (!s) return Status(Code::kInvalidArgument, toml_where(source, item) + ": vocabulary." + field->name + " holds a non-string");
       words.push_back(*s);
     }
     vocabulary.*(field->member) = std::move(words);
@@ -95,14 +90,9 @@ Status apply_vocabulary(const toml::table& table, const std::string& source, Voc
 }
 
 Result<ExtractConfig> parse_over(const std::string& text, const std::string& source, ExtractConfig config) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& err) {
-    return Status(Code::kInvalidArgument,
-                  source + ":" + std::to_string(err.source().begin.line) + ":" +
-                      std::to_string(err.source().begin.column) + ": " + std::string(err.description()));
-  }
+  Result<toml::table> parsed = parse_toml(text, source);
+  if (!parsed.ok()) return parsed.status();
+  const toml::table& root = *parsed;
   for (const auto& [key, node] : root) {
     const toml::table* table = node.as_table();
     Status st;
@@ -111,7 +101,7 @@ Result<ExtractConfig> parse_over(const std::string& text, const std::string& sou
     } else if (key.str() == "vocabulary" && table != nullptr) {
       st = apply_vocabulary(*table, source, config.vocabulary);
     } else {
-      st = Status(Code::kInvalidArgument, where(source, node.source()) + ": unknown section " + std::string(key.str()));
+      st = Status(Code::kInvalidArgument, toml_where(source, node) + ": unknown section " + std::string(key.str()));
     }
     if (!st.ok()) return st;
   }
@@ -145,11 +135,9 @@ Result<ExtractConfig> parse_extract_config(const std::string& toml_text, const s
 }
 
 Result<ExtractConfig> load_extract_config(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(Code::kNotFound, path + ": cannot open configuration file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_extract_config(text.str(), path);
+  Result<std::string> text = read_config_file(path);
+  if (!text.ok()) return text.status();
+  return parse_extract_config(*text, path);
 }
 
 }  // namespace husk

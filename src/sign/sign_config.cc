@@ -1,10 +1,8 @@
 // SignOptions and NormalizeOptions from TOML (config/sign.toml's format).
-#include <fstream>
-#include <sstream>
-#include <toml++/toml.h>
 #include <variant>
 
 #include "husk/sign.h"
+#include "toml_config.h"
 
 namespace husk {
 
@@ -40,10 +38,6 @@ constexpr Field kSignFields[] = {
     {"spot_chain", &SignOptions::spot_chain},
 };
 
-std::string where(const std::string& source, const toml::node& node) {
-  return source + ":" + std::to_string(node.source().begin.line);
-}
-
 Status invalid(const std::string& at, const std::string& message) {
   return Status(Code::kInvalidArgument, at + ": " + message);
 }
@@ -53,15 +47,15 @@ Status apply_sign(const toml::table& table, const std::string& source, SignOptio
     const Field* field = nullptr;
     for (const Field& f : kSignFields)
       if (key.str() == f.name) field = &f;
-    if (field == nullptr) return invalid(where(source, node), "unknown key sign." + std::string(key.str()));
+    if (field == nullptr) return invalid(toml_where(source, node), "unknown key sign." + std::string(key.str()));
     std::string name = std::string("sign.") + field->name;
     if (std::holds_alternative<Dbl>(field->member)) {
       auto v = node.value<double>();
-      if (!v || *v < 0) return invalid(where(source, node), name + " must be a non-negative number");
+      if (!v || *v < 0) return invalid(toml_where(source, node), name + " must be a non-negative number");
       o.*std::get<Dbl>(field->member) = *v;
     } else {
       auto v = node.value<int64_t>();
-      if (!v || *v < 0) return invalid(where(source, node), name + " must be a non-negative integer");
+      if (!v || *v < 0) return invalid(toml_where(source, node), name + " must be a non-negative integer");
       if (std::holds_alternative<U32>(field->member)) {
         o.*std::get<U32>(field->member) = static_cast<uint32_t>(*v);
       } else {
@@ -81,17 +75,17 @@ Status apply_normalize(const toml::table& table, const std::string& source, Norm
     if (key.str() == "numbers") {
       auto v = node.value<std::string>();
       auto policy = v ? parse_number_policy(*v) : Result<NumberPolicy>(Status(Code::kInvalidArgument, "not a string"));
-      if (!policy.ok()) return invalid(where(source, node), "normalize.numbers must be \"keep\", \"drop\" or \"mask\"");
+      if (!policy.ok()) return invalid(toml_where(source, node), "normalize.numbers must be \"keep\", \"drop\" or \"mask\"");
       o.numbers = *policy;
     } else if (key.str() == "join_spaced_letters") {
-      if (!node.is_boolean()) return invalid(where(source, node), "normalize.join_spaced_letters must be true or false");
+      if (!node.is_boolean()) return invalid(toml_where(source, node), "normalize.join_spaced_letters must be true or false");
       o.join_spaced_letters = *node.value<bool>();
     } else if (key.str() == "spaced_letters_min_run") {
       auto v = node.value<int64_t>();
-      if (!v || *v < 3) return invalid(where(source, node), "normalize.spaced_letters_min_run must be at least 3");
+      if (!v || *v < 3) return invalid(toml_where(source, node), "normalize.spaced_letters_min_run must be at least 3");
       o.spaced_letters_min_run = static_cast<uint32_t>(*v);
     } else {
-      return invalid(where(source, node), "unknown key normalize." + std::string(key.str()));
+      return invalid(toml_where(source, node), "unknown key normalize." + std::string(key.str()));
     }
   }
   return Status();
@@ -113,32 +107,25 @@ std::vector<std::pair<std::string, double>> describe(const SignOptions& options)
 }
 
 Result<SignOptions> parse_sign_config(const std::string& text, const std::string& source) {
-  toml::table root;
-  try {
-    root = toml::parse(std::string_view(text), std::string_view(source));
-  } catch (const toml::parse_error& err) {
-    return Status(Code::kInvalidArgument, source + ":" + std::to_string(err.source().begin.line) + ":" +
-                                              std::to_string(err.source().begin.column) + ": " +
-                                              std::string(err.description()));
-  }
+  Result<toml::table> parsed = parse_toml(text, source);
+  if (!parsed.ok()) return parsed.status();
+  const toml::table& root = *parsed;
   SignOptions options;
   for (const auto& [key, node] : root) {
     const toml::table* table = node.as_table();
-    Status st = table == nullptr ? invalid(where(source, node), "expected a [section]")
+    Status st = table == nullptr ? invalid(toml_where(source, node), "expected a [section]")
                 : key.str() == "sign"      ? apply_sign(*table, source, options)
                 : key.str() == "normalize" ? apply_normalize(*table, source, options.normalize)
-                                           : invalid(where(source, node), "unknown section " + std::string(key.str()));
+                                           : invalid(toml_where(source, node), "unknown section " + std::string(key.str()));
     if (!st.ok()) return st;
   }
   return options;
 }
 
 Result<SignOptions> load_sign_config(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(Code::kNotFound, path + ": cannot open configuration file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_sign_config(text.str(), path);
+  Result<std::string> text = read_config_file(path);
+  if (!text.ok()) return text.status();
+  return parse_sign_config(*text, path);
 }
 
 }  // namespace husk
