@@ -9,7 +9,8 @@
 //   1. weigh      every block: text words - link words - a fixed block cost
 //                 (Kohlschütter 2010 features); stock lines weigh negative
 //   2. choose     the element whose blocks weigh most, scaled by semantic and
-//                 class/id hints (Readability's class weight)
+//                 class/id hints (Readability's class weight); page furniture
+//                 and boilerplate-hinted subtrees only when nothing else will do
 //   3. siblings   join siblings of that element that weigh enough, or that
 //                 are prose paragraphs (Readability's sibling rules)
 //   4. prune      inside: cut link-dense and boilerplate-hinted subtrees
@@ -20,6 +21,7 @@
 // Each step is a function of the shared state below; the order is the
 // cascade. Subtree totals are prefix sums over blocks (husk/blocks.h).
 #include <algorithm>
+#include <optional>
 
 #include "extractors/registry.h"
 #include "vocabulary.h"
@@ -31,6 +33,7 @@ namespace {
 struct ElementInfo {
   Hint hint = Hint::kNone;
   bool under_negative = false;  // this element or an ancestor is boilerplate-hinted
+  bool under_furniture = false;  // ... by its tag or ARIA role: <footer>, <nav>, role=contentinfo
   bool semantic = false;  // <article>, <main>, itemprop=articleBody, role=main
   uint32_t subtree_end = 0;  // index after the element's last descendant
 };
@@ -84,12 +87,16 @@ void describe_elements(State& s) {
     std::string_view tag = tag_name(e.tag);
     ElementInfo& info = s.info[i];
     info.semantic = is_semantic_tag(tag) || (e.flags & (kElemArticleBody | kElemMainRole));
-    info.hint = s.vocabulary.classify_hints(e.hints);
+    // <body>'s classes describe the page's state ("main-menu-pinned",
+    // "has-sidebar"), not a region of it: they say nothing.
+    info.hint = e.parent == Element::kNone ? Hint::kNone : s.vocabulary.classify_hints(e.hints);
     if (is_boilerplate_tag(tag) || (e.flags & kElemNavRole)) info.hint = Hint::kNegative;
     if (info.semantic && info.hint == Hint::kNegative && !is_boilerplate_tag(tag) && !(e.flags & kElemNavRole))
       info.hint = Hint::kPositive;  // <article class="post-sidebar-layout"> is still the article
     info.under_negative = info.hint == Hint::kNegative ||
                           (e.parent != Element::kNone && s.info[e.parent].under_negative);
+    info.under_furniture = is_boilerplate_tag(tag) || (e.flags & kElemNavRole) ||
+                           (e.parent != Element::kNone && s.info[e.parent].under_furniture);
   }
   for (uint32_t e : open) s.info[e].subtree_end = static_cast<uint32_t>(elements.size());
 }
@@ -128,21 +135,42 @@ double hint_factor(const State& s, uint32_t e) {
   return 1.0;
 }
 
-// Step 2.
-void choose(State& s) {
+// The best candidate container of a pool: the largest weight times the
+// hint factor; on a tie the deeper element (later in pre-order), which is
+// tighter. `with_cost` false weighs blocks without the block cost.
+std::optional<uint32_t> best_candidate(const State& s, bool clean_only, bool with_cost) {
   double best = 0;
-  uint32_t best_element = 0;
+  std::optional<uint32_t> best_element;
   for (uint32_t e = 0; e < s.blocks.elements.size(); ++e) {
+    const ElementInfo& info = s.info[e];
+    if (clean_only && info.under_furniture) continue;
+    const Element& el = s.blocks.elements[e];
     double w = s.weight_of(e);
+    if (!with_cost) w += s.params.block_cost * (el.end_block - el.first_block);
     if (w <= 0) continue;
     double score = w * hint_factor(s, e);
-    // >=: on a tie the deeper element (later in pre-order) is tighter.
     if (score >= best) {
       best = score;
       best_element = e;
     }
   }
-  s.roots.push_back(best_element);
+  return best_element;
+}
+
+// Step 2: the container, by the first gate that finds a candidate.
+//   a. elements outside page furniture (<footer>, <nav>, <aside>,
+//      <header>, <form>, their ARIA roles): a short article must not lose
+//      to the licence text in the footer (boilerplate class/id words only
+//      discount, as they mislabel real containers too often to exclude);
+//   b. the same elements weighed without the block cost: a stub of a few
+//      link-rich sentences still beats the furniture;
+//   c. any element;
+//   d. <body>.
+void choose(State& s) {
+  std::optional<uint32_t> root = best_candidate(s, true, true);
+  if (!root) root = best_candidate(s, true, false);
+  if (!root) root = best_candidate(s, false, true);
+  s.roots.push_back(root.value_or(0));
 }
 
 // Readability's paragraph siblings: a one-block sibling that reads as prose
@@ -169,10 +197,18 @@ void add_siblings(State& s) {
   if (parent == Element::kNone) return;
   const DensityParams& p = s.params;
   double bar = std::max(p.sibling_min_weight, p.sibling_ratio * s.weight_of(root));
+  // When the winner is a single paragraph, the article is the run of
+  // paragraphs around it: a sibling of the same tag that weighs anything
+  // and is not navigation joins (encyclopedia paragraphs carry a link every
+  // few words, above Readability's 0.25).
+  const Element& r = s.blocks.elements[root];
+  const bool paragraph_root = r.end_block == r.first_block + 1 && tag_name(r.tag) == "p";
   for (uint32_t c = parent + 1; c < s.info[parent].subtree_end; c = s.info[c].subtree_end) {
     if (c == root || s.info[c].hint == Hint::kNegative) continue;
     bool heavy = s.weight_of(c) >= bar && s.link_density_of(c) < p.sibling_max_link_density;
-    if (heavy || is_paragraph_sibling(s, c)) s.roots.push_back(c);
+    bool fellow = paragraph_root && s.blocks.elements[c].tag == r.tag && s.weight_of(c) > 0 &&
+                  s.link_density_of(c) <= p.cut_link_density;
+    if (heavy || fellow || is_paragraph_sibling(s, c)) s.roots.push_back(c);
   }
   std::sort(s.roots.begin(), s.roots.end());
 }
