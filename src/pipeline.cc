@@ -1,5 +1,6 @@
 #include "husk/pipeline.h"
 
+#include <cmath>
 #include <exception>
 #include <nlohmann/json.hpp>
 
@@ -12,6 +13,7 @@ std::string to_jsonl(const PageResult& r) {
   j["title"] = r.title;
   j["text"] = r.text;
   j["extractor"] = r.extractor;
+  j["boilerplate"] = std::round(r.boilerplate * 10000.0) / 10000.0;
   if (!r.error.empty()) j["error"] = r.error;
   if (!r.warnings.empty()) j["warnings"] = r.warnings;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -56,12 +58,23 @@ PageResult Pipeline::process(const RawPage& page, Blocks* blocks_out, Extraction
     Extraction extraction = extractor_->extract(blocks);
     for (std::string& w : extraction.warnings) result.warnings.push_back(std::move(w));
     CleanText clean = clean_text(blocks, extraction);
+    double all_words = 0, kept_words = 0;
+    for (std::size_t i = 0; i < blocks.blocks.size(); ++i) {
+      all_words += blocks.blocks[i].features.words;
+      if (i < extraction.keep.size() && extraction.keep[i]) kept_words += blocks.blocks[i].features.words;
+    }
+    result.boilerplate = all_words > 0 ? 1.0 - kept_words / all_words : 0.0;
     result.title = std::move(clean.title);
     result.text = clean.text();
     if (blocks_out != nullptr) *blocks_out = std::move(blocks);
     if (extraction_out != nullptr) *extraction_out = std::move(extraction);
   } catch (const std::bad_alloc&) {
-    result = PageResult{page.id, page.url, {}, {}, std::string(extractor_->name()), {}, "limit: out of memory", {}, page.bytes.size()};
+    result = PageResult{};
+    result.id = page.id;
+    result.url = page.url;
+    result.extractor = std::string(extractor_->name());
+    result.error = "limit: out of memory";
+    result.input_bytes = page.bytes.size();
   } catch (const std::exception& e) {
     result.title.clear();
     result.text.clear();

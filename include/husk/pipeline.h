@@ -30,13 +30,15 @@ struct PageResult {
   std::string text;
   std::string extractor;
   std::string charset;
+  double boilerplate = 0;  // share of the page's visible words extraction removed
   std::string error;  // non-empty when the page failed; text is then empty
   std::vector<std::string> warnings;
   std::size_t input_bytes = 0;
 };
 
 // The `husk extract` JSONL record of a page: id, url, title, text,
-// extractor, then error and warnings when present; newline-terminated.
+// extractor, boilerplate (share of visible words removed, 4 decimals), then
+// error and warnings when present; newline-terminated.
 std::string to_jsonl(const PageResult& result);
 
 class Pipeline {

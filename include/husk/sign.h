@@ -122,5 +122,7 @@ Result<SignOptions> load_sign_config(const std::string& path);
 // produced something, hashes as lower-case hex (fixed width), multi-valued
 // ones as arrays, lexrand as "K:HEX" strings.
 std::string signatures_json(const Signatures& sig);
+// The inverse: a "sig" object's JSON text back to Signatures.
+Result<Signatures> parse_signatures(std::string_view json_text);
 
 }  // namespace husk

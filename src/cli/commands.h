@@ -17,5 +17,6 @@ Command add_extract_command(CLI::App& app);
 Command add_eval_command(CLI::App& app);
 Command add_sign_command(CLI::App& app);
 Command add_idf_command(CLI::App& app);
+Command add_dedup_command(CLI::App& app);
 
 }  // namespace husk::cli

@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "husk 0.1.0");
   app.require_subcommand(1);
   std::vector<husk::cli::Command> commands = {husk::cli::add_extract_command(app), husk::cli::add_sign_command(app),
-                                               husk::cli::add_idf_command(app), husk::cli::add_eval_command(app)};
+                                               husk::cli::add_idf_command(app), husk::cli::add_dedup_command(app),
+                                               husk::cli::add_eval_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

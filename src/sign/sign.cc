@@ -6,6 +6,7 @@
 
 #include "sign/context.h"
 #include "sign/hashing.h"
+#include "sign/sig_json.h"
 
 namespace husk {
 
@@ -80,6 +81,106 @@ std::string signatures_json(const Signatures& sig) {
   if (!sig.supershingles.empty()) j["supershingles"] = hex_list(sig.supershingles, hex64);
   if (!sig.spotsigs.empty()) j["spotsigs"] = hex_list(sig.spotsigs, hex32);
   return j.dump();
+}
+
+namespace {
+
+bool parse_hex(const nlohmann::json& v, uint64_t& out, std::size_t digits) {
+  if (!v.is_string()) return false;
+  const std::string& s = v.get_ref<const std::string&>();
+  if (s.size() != digits) return false;
+  out = 0;
+  for (char c : s) {
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0) return false;
+    out = out << 4 | static_cast<uint64_t>(d);
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<Signatures> signatures_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) return Status(Code::kCorrupt, "sig is not an object");
+  Signatures s;
+  auto bad = [](const char* field) { return Status(Code::kCorrupt, std::string("sig.") + field + " is malformed"); };
+  uint64_t v = 0;
+  if (auto it = j.find("terms"); it != j.end()) {
+    if (!it->is_number_unsigned()) return bad("terms");
+    s.terms = it->get<uint32_t>();
+  }
+  if (auto it = j.find("md5"); it != j.end()) {
+    if (!it->is_string() || it->get_ref<const std::string&>().size() != 32) return bad("md5");
+    s.md5 = it->get<std::string>();
+  }
+  if (auto it = j.find("imatch"); it != j.end()) {
+    if (!it->is_string() || it->get_ref<const std::string&>().size() != 40) return bad("imatch");
+    s.imatch = it->get<std::string>();
+  }
+  struct Scalar32 {
+    const char* name;
+    std::optional<uint32_t> Signatures::*field;
+  };
+  for (const Scalar32& f : {Scalar32{"tfidf", &Signatures::tfidf}, Scalar32{"long_sent", &Signatures::long_sent},
+                            Scalar32{"heavy_sent", &Signatures::heavy_sent}}) {
+    if (auto it = j.find(f.name); it != j.end()) {
+      if (!parse_hex(*it, v, 8)) return bad(f.name);
+      s.*f.field = static_cast<uint32_t>(v);
+    }
+  }
+  struct Scalar64 {
+    const char* name;
+    std::optional<uint64_t> Signatures::*field;
+  };
+  for (const Scalar64& f : {Scalar64{"simhash", &Signatures::simhash},
+                            Scalar64{"simhash_hyperplane", &Signatures::simhash_hyperplane}}) {
+    if (auto it = j.find(f.name); it != j.end()) {
+      if (!parse_hex(*it, v, 16)) return bad(f.name);
+      s.*f.field = v;
+    }
+  }
+  auto list32 = [&](const char* name, std::vector<uint32_t>& out) {
+    auto it = j.find(name);
+    if (it == j.end()) return true;
+    if (!it->is_array()) return false;
+    for (const auto& item : *it) {
+      if (!parse_hex(item, v, 8)) return false;
+      out.push_back(static_cast<uint32_t>(v));
+    }
+    return true;
+  };
+  auto list64 = [&](const char* name, std::vector<uint64_t>& out) {
+    auto it = j.find(name);
+    if (it == j.end()) return true;
+    if (!it->is_array()) return false;
+    for (const auto& item : *it) {
+      if (!parse_hex(item, v, 16)) return false;
+      out.push_back(v);
+    }
+    return true;
+  };
+  if (!list32("minhash", s.minhash)) return bad("minhash");
+  if (!list32("spotsigs", s.spotsigs)) return bad("spotsigs");
+  if (!list64("minhash_bands", s.minhash_bands)) return bad("minhash_bands");
+  if (!list64("supershingles", s.supershingles)) return bad("supershingles");
+  if (auto it = j.find("lexrand"); it != j.end()) {
+    if (!it->is_array()) return bad("lexrand");
+    for (const auto& item : *it) {
+      if (!item.is_string()) return bad("lexrand");
+      const std::string& text = item.get_ref<const std::string&>();
+      std::size_t colon = text.find(':');
+      if (colon == std::string::npos || colon == 0 || !parse_hex(nlohmann::json(text.substr(colon + 1)), v, 8))
+        return bad("lexrand");
+      s.lexrand.emplace_back(static_cast<uint32_t>(std::stoul(text.substr(0, colon))), static_cast<uint32_t>(v));
+    }
+  }
+  return s;
+}
+
+Result<Signatures> parse_signatures(std::string_view json_text) {
+  nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
+  if (j.is_discarded()) return Status(Code::kCorrupt, "sig is not JSON");
+  return signatures_from_json(j);
 }
 
 }  // namespace husk

@@ -40,7 +40,7 @@ TEST(SignCli, AddsSigAndKeepsTheRecord) {
   auto first = nlohmann::ordered_json::parse(lines[0]);
   std::vector<std::string> keys;
   for (auto& [k, v] : first.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "title", "text", "extractor", "sig"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "title", "text", "extractor", "sig"}));  // the input's fields, then sig
   for (const char* field : {"terms", "md5", "tfidf", "long_sent", "heavy_sent", "imatch", "simhash", "simhash_hyperplane",
                             "minhash", "minhash_bands", "supershingles", "spotsigs", "lexrand"})
     EXPECT_TRUE(first["sig"].contains(field)) << field;

@@ -1,0 +1,98 @@
+// Dedup: signatures -> near-duplicate pairs -> clusters (DESIGN.md "Near-
+// duplicate search", "Clusters"; the seeds' homework report).
+//
+// Never all pairs. Candidate generation is a map (page -> bucket keys) and
+// a reduce (bucket -> verified pairs), then clustering merges pair lists;
+// the same steps can run sharded and give the same clusters:
+//   simhash       Manku, Jain, Das Sarma, "Detecting near-duplicates for
+//                 web crawling" (WWW 2007): permuted tables keyed on blocks
+//                 of the fingerprint (pigeonhole), a bucket over (1+mu) x
+//                 the average re-split on the bits it has not fixed (seed
+//                 002); above k = 8, a length-window scan (seed 000)
+//   minhash       LSH bands (seed 003), banding chosen for the threshold,
+//                 verified by the estimated Jaccard similarity
+//   supershingles buckets per super-shingle, two shared make a pair
+//   spotsigs      inverted index over spots with SpotSigs' length-ratio
+//                 bound, verified by the spot sets' Jaccard similarity
+//   md5, tfidf, long_sent, heavy_sent, imatch, lexrand
+//                 hash joins on the signature value(s)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "husk/sign.h"
+#include "husk/status.h"
+
+namespace husk {
+
+struct DedupPage {
+  std::string id;
+  std::string url;
+  std::string title;
+  double rank = 0;         // "rank" field of the record, larger = more popular
+  double boilerplate = 0;  // share of the page's visible words extraction removed
+  Signatures sig;
+};
+
+// A verified near-duplicate pair: page indexes a < b and the signer's own
+// measure (Hamming distance, or estimated Jaccard similarity).
+struct Pair {
+  uint32_t a = 0;
+  uint32_t b = 0;
+  float score = 0;
+  bool operator==(const Pair& o) const { return a == o.a && b == o.b; }
+  bool operator<(const Pair& o) const { return a != o.a ? a < o.a : b < o.b; }
+};
+
+enum class ClusterMethod { kComponents, kCentre, kDegree };
+enum class MainPage { kFirst, kRank, kLeastBoilerplate };
+
+struct DedupOptions {
+  std::string method = "simhash";
+  // simhash: Hamming distance <= k. 6 of 64 bits: cosine >= cos(6 pi / 64)
+  // = 0.96; on the near-duplicate dev set F1 is flat from k = 6 to 12 and
+  // no "same template, other article" pair comes closer than 22.
+  uint32_t k = 6;
+  // minhash / spotsigs: Jaccard similarity >= threshold. 0.5 on word
+  // 5-shingles (text-dedup and datasketch use 0.5-0.8).
+  double threshold = 0.5;
+  ClusterMethod cluster = ClusterMethod::kComponents;
+  MainPage main = MainPage::kFirst;
+  // Pairs whose term counts differ by more than this share of the longer
+  // are not compared (DESIGN: length windows of +-20%); 0 turns it off.
+  double length_window = 0;
+  // Bucket re-split threshold (1 + mu) x the average bucket (seed 002: mu 2).
+  double mu = 2.0;
+};
+
+struct DedupStats {
+  uint64_t candidates = 0;  // pairs compared
+  uint64_t pairs = 0;       // pairs verified
+  std::vector<uint64_t> distance_histogram;  // simhash: candidates per Hamming distance 0-64
+};
+
+std::vector<std::string> dedup_methods();
+
+// Verified pairs, sorted and unique.
+Result<std::vector<Pair>> find_pairs(const std::vector<DedupPage>& pages, const DedupOptions& options,
+                                     DedupStats* stats = nullptr);
+
+struct Cluster {
+  uint32_t main = 0;
+  std::vector<uint32_t> members;  // sorted, main included
+};
+
+// Clusters of two or more pages (all pages with `singletons`), ordered by
+// their first member.
+std::vector<Cluster> cluster_pages(const std::vector<DedupPage>& pages, const std::vector<Pair>& pairs,
+                                   const DedupOptions& options, bool singletons = false);
+
+// The simhash candidate search alone, and its brute-force twin (all pairs):
+// both return every pair (a < b) within Hamming distance k, sorted.
+std::vector<Pair> simhash_table_pairs(const std::vector<uint64_t>& fingerprints, uint32_t k, double mu = 2.0,
+                                      DedupStats* stats = nullptr);
+std::vector<Pair> simhash_brute_pairs(const std::vector<uint64_t>& fingerprints, uint32_t k);
+
+}  // namespace husk

@@ -1,0 +1,239 @@
+// find_pairs(): the candidate search and verification of every signer (see
+// husk/dedup.h), each a map (page -> bucket keys) and a reduce (bucket ->
+// verified pairs).
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <unordered_map>
+
+#include "husk/dedup.h"
+#include "sign/hashing.h"
+
+namespace husk {
+
+namespace {
+
+// A bucket key of one page, the intermediate record of the map step.
+struct Keyed {
+  uint64_t key;
+  uint32_t page;
+  bool operator<(const Keyed& o) const { return key != o.key ? key < o.key : page < o.page; }
+};
+
+// The reduce step of the exact-match signers: pages sharing a key are
+// duplicates of each other, so a bucket becomes a star of pairs around its
+// first page (the same connected components as all its pairs, in linear
+// size; the greedy clusterings find the same groups too).
+void join_stars(std::vector<Keyed>& keyed, std::vector<Pair>& out, DedupStats* stats) {
+  std::sort(keyed.begin(), keyed.end());
+  for (std::size_t i = 0; i < keyed.size();) {
+    std::size_t j = i + 1;
+    while (j < keyed.size() && keyed[j].key == keyed[i].key) ++j;
+    for (std::size_t t = i + 1; t < j; ++t) {
+      if (keyed[t].page == keyed[i].page) continue;
+      out.push_back({keyed[i].page, keyed[t].page, 1.0f});
+      if (stats) ++stats->candidates;
+    }
+    i = j;
+  }
+}
+
+uint64_t string_key(const std::string& s) { return xxh64(s, 0); }
+
+std::vector<Keyed> exact_keys(const std::vector<DedupPage>& pages, const std::string& method) {
+  std::vector<Keyed> keyed;
+  for (uint32_t i = 0; i < pages.size(); ++i) {
+    const Signatures& s = pages[i].sig;
+    if (method == "md5" && !s.md5.empty()) keyed.push_back({string_key(s.md5), i});
+    if (method == "imatch" && !s.imatch.empty()) keyed.push_back({string_key(s.imatch), i});
+    if (method == "tfidf" && s.tfidf) keyed.push_back({*s.tfidf, i});
+    if (method == "long_sent" && s.long_sent) keyed.push_back({*s.long_sent, i});
+    if (method == "heavy_sent" && s.heavy_sent) keyed.push_back({*s.heavy_sent, i});
+    // lexrand: one key per (copy, hash); one shared makes a duplicate.
+    if (method == "lexrand")
+      for (const auto& [copy, hash] : s.lexrand) keyed.push_back({(static_cast<uint64_t>(copy) << 32) | hash, i});
+    // supershingles: two shared of six make a duplicate, so each page is
+    // keyed by each of its 15 pairs of (position, super-shingle).
+    if (method == "supershingles")
+      for (std::size_t a = 0; a < s.supershingles.size(); ++a)
+        for (std::size_t b = a + 1; b < s.supershingles.size(); ++b) {
+          uint64_t mixed = s.supershingles[a] ^ (s.supershingles[b] * 0x9E3779B97F4A7C15ull) ^ (a << 8 | b);
+          keyed.push_back({splitmix64(mixed), i});
+        }
+  }
+  return keyed;
+}
+
+double estimated_jaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  std::size_t n = std::min(a.size(), b.size());
+  if (n == 0) return 0;
+  std::size_t equal = 0;
+  for (std::size_t i = 0; i < n; ++i) equal += a[i] == b[i];
+  return static_cast<double>(equal) / static_cast<double>(n);
+}
+
+// LSH bands for a Jaccard threshold t over n minima: the most rows r (fewest
+// false candidates) whose S-curve still gives a pair at exactly t a 0.99
+// chance, b = n / r bands.
+std::pair<uint32_t, uint32_t> bands_for(double t, uint32_t n) {
+  for (uint32_t r = std::min<uint32_t>(n, 16); r >= 1; --r) {
+    uint32_t b = n / r;
+    if (1.0 - std::pow(1.0 - std::pow(t, r), b) >= 0.99) return {b, r};
+  }
+  return {n, 1};
+}
+
+bool in_length_window(const DedupPage& a, const DedupPage& b, double window) {
+  if (window <= 0) return true;
+  double la = a.sig.terms, lb = b.sig.terms;
+  return std::abs(la - lb) <= window * std::max(la, lb);
+}
+
+void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, std::vector<Pair>& out,
+                   DedupStats* stats) {
+  uint32_t n = 0;
+  for (const DedupPage& p : pages) n = std::max<uint32_t>(n, static_cast<uint32_t>(p.sig.minhash.size()));
+  if (n == 0) return;
+  auto [bands, rows] = bands_for(o.threshold, n);
+  std::vector<Keyed> keyed;
+  std::vector<Pair> candidates;
+  for (uint32_t band = 0; band < bands; ++band) {
+    keyed.clear();
+    for (uint32_t i = 0; i < pages.size(); ++i) {
+      const auto& m = pages[i].sig.minhash;
+      if (m.size() < (band + 1) * rows) continue;
+      std::string_view bytes(reinterpret_cast<const char*>(m.data() + band * rows), rows * sizeof(uint32_t));
+      keyed.push_back({xxh64(bytes, band), i});
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < keyed.size();) {
+      std::size_t j = i + 1;
+      while (j < keyed.size() && keyed[j].key == keyed[i].key) ++j;
+      for (std::size_t x = i; x < j; ++x)
+        for (std::size_t y = x + 1; y < j; ++y) candidates.push_back({keyed[x].page, keyed[y].page, 0});
+      i = j;
+    }
+  }
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  if (stats) stats->distance_histogram.assign(21, 0);
+  for (const Pair& c : candidates) {
+    const DedupPage& a = pages[c.a];
+    const DedupPage& b = pages[c.b];
+    if (!in_length_window(a, b, o.length_window)) continue;
+    double j = estimated_jaccard(a.sig.minhash, b.sig.minhash);
+    if (stats) {
+      ++stats->candidates;
+      ++stats->distance_histogram[static_cast<std::size_t>(std::lround(j * 20))];
+    }
+    if (j >= o.threshold) out.push_back({c.a, c.b, static_cast<float>(j)});
+  }
+}
+
+// SpotSigs (Theobald et al. 2008): an inverted index from spot to pages;
+// pages are visited by growing spot-set size, and a pair is only counted
+// when the smaller set is at least `threshold` of the larger (Jaccard can
+// not exceed that ratio). Spots in more than max(1000, 1%) of the pages
+// are skipped as candidates' sources: they separate nothing.
+void spotsig_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, std::vector<Pair>& out,
+                   DedupStats* stats) {
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < pages.size(); ++i)
+    if (!pages[i].sig.spotsigs.empty()) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return pages[a].sig.spotsigs.size() < pages[b].sig.spotsigs.size();
+  });
+  std::unordered_map<uint32_t, uint32_t> df;
+  for (uint32_t i : order)
+    for (uint32_t spot : pages[i].sig.spotsigs) ++df[spot];
+  const uint32_t max_df = std::max<uint32_t>(1000, static_cast<uint32_t>(pages.size() / 100));
+  std::unordered_map<uint32_t, std::vector<uint32_t>> postings;
+  std::unordered_map<uint32_t, uint32_t> overlap;
+  if (stats) stats->distance_histogram.assign(21, 0);
+  for (uint32_t i : order) {
+    const auto& spots = pages[i].sig.spotsigs;
+    const double size = static_cast<double>(spots.size());
+    overlap.clear();
+    for (uint32_t spot : spots) {
+      if (df[spot] > max_df) continue;
+      for (uint32_t j : postings[spot])
+        if (static_cast<double>(pages[j].sig.spotsigs.size()) >= o.threshold * size) ++overlap[j];
+    }
+    for (const auto& [j, common] : overlap) {
+      if (!in_length_window(pages[i], pages[j], o.length_window)) continue;
+      // Exact Jaccard of the sorted spot sets.
+      const auto& a = pages[i].sig.spotsigs;
+      const auto& b = pages[j].sig.spotsigs;
+      std::size_t shared = 0;
+      for (std::size_t x = 0, y = 0; x < a.size() && y < b.size();) {
+        if (a[x] == b[y]) {
+          ++shared;
+          ++x;
+          ++y;
+        } else if (a[x] < b[y]) {
+          ++x;
+        } else {
+          ++y;
+        }
+      }
+      double jac = static_cast<double>(shared) / static_cast<double>(a.size() + b.size() - shared);
+      if (stats) {
+        ++stats->candidates;
+        ++stats->distance_histogram[static_cast<std::size_t>(std::lround(jac * 20))];
+      }
+      if (jac >= o.threshold) out.push_back({std::min(i, j), std::max(i, j), static_cast<float>(jac)});
+    }
+    for (uint32_t spot : spots)
+      if (df[spot] <= max_df) postings[spot].push_back(i);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> dedup_methods() {
+  return {"simhash", "simhash_hyperplane", "minhash", "supershingles", "spotsigs", "md5",
+          "tfidf",   "long_sent",          "heavy_sent", "imatch",      "lexrand"};
+}
+
+Result<std::vector<Pair>> find_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, DedupStats* stats) {
+  std::vector<Pair> out;
+  const std::string& m = o.method;
+  if (m == "simhash" || m == "simhash_hyperplane") {
+    // Pages without the fingerprint are left out of the search.
+    std::vector<uint64_t> fp;
+    std::vector<uint32_t> index;
+    for (uint32_t i = 0; i < pages.size(); ++i) {
+      const auto& v = m == "simhash" ? pages[i].sig.simhash : pages[i].sig.simhash_hyperplane;
+      if (!v) continue;
+      fp.push_back(*v);
+      index.push_back(i);
+    }
+    for (const Pair& p : simhash_table_pairs(fp, o.k, o.mu, stats)) {
+      Pair q{index[p.a], index[p.b], p.score};
+      if (in_length_window(pages[q.a], pages[q.b], o.length_window)) out.push_back(q);
+    }
+  } else if (m == "minhash") {
+    minhash_pairs(pages, o, out, stats);
+  } else if (m == "spotsigs") {
+    spotsig_pairs(pages, o, out, stats);
+  } else {
+    std::vector<std::string> known = dedup_methods();
+    if (std::find(known.begin(), known.end(), m) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      return Status(Code::kInvalidArgument, "unknown method \"" + m + "\" (known: " + list + ")");
+    }
+    std::vector<Keyed> keyed = exact_keys(pages, m);
+    std::vector<Pair> stars;
+    join_stars(keyed, stars, stats);
+    for (const Pair& p : stars)
+      if (in_length_window(pages[p.a], pages[p.b], o.length_window))
+        out.push_back({std::min(p.a, p.b), std::max(p.a, p.b), p.score});
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  if (stats) stats->pairs = out.size();
+  return out;
+}
+
+}  // namespace husk

@@ -1,0 +1,143 @@
+#include "husk/eval_dedup.h"
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <unordered_map>
+
+#include "gz_reader.h"
+#include "husk/eval.h"
+#include "text_util.h"
+
+namespace husk {
+
+namespace {
+
+// Calls `each` with every JSON object line of a file.
+Status for_each_json(const std::string& path, const std::function<Status(const nlohmann::json&, std::size_t)>& each) {
+  GzReader reader;
+  if (Status st = reader.open(path); !st.ok()) return st;
+  std::string line;
+  std::size_t line_no = 0;
+  while (reader.read_line(line, std::size_t(1) << 30)) {
+    ++line_no;
+    if (trim(line).empty()) continue;
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+      return Status(Code::kCorrupt, path + ":" + std::to_string(line_no) + ": not a JSON object");
+    if (Status st = each(j, line_no); !st.ok()) return st;
+  }
+  return reader.status();
+}
+
+std::string id_of(const nlohmann::json& v) {
+  if (v.is_string()) return gold_key(v.get<std::string>());
+  if (v.is_object() && v.contains("id") && v["id"].is_string()) return gold_key(v["id"].get<std::string>());
+  return {};
+}
+
+double f1_of(double p, double r) { return p + r > 0 ? 2 * p * r / (p + r) : 0.0; }
+
+}  // namespace
+
+Result<GoldDedup> load_gold_dedup(const std::string& path) {
+  GoldDedup gold;
+  Status st = for_each_json(path, [&](const nlohmann::json& j, std::size_t line) -> Status {
+    if (j.contains("members") && j["members"].is_array()) {
+      std::vector<std::string> members;
+      for (const auto& m : j["members"]) members.push_back(id_of(m));
+      gold.clusters.push_back(std::move(members));
+      return Status();
+    }
+    GoldDedup::LabelledPair p;
+    p.a = id_of(j.contains("a") ? j["a"] : j.value("id_a", nlohmann::json()));
+    p.b = id_of(j.contains("b") ? j["b"] : j.value("id_b", nlohmann::json()));
+    if (p.a.empty() || p.b.empty() || !j.contains("label"))
+      return Status(Code::kCorrupt, path + ":" + std::to_string(line) +
+                                        ": expected {\"a\",\"b\",\"label\"}, {\"id_a\",\"id_b\",\"label\"} or {\"members\"}");
+    const nlohmann::json& label = j["label"];
+    p.duplicate = label.is_boolean() ? label.get<bool>() : label.is_number() && label.get<double>() > 0;
+    p.variant = j.value("variant", "");
+    gold.pairs.push_back(std::move(p));
+    return Status();
+  });
+  if (!st.ok()) return st;
+  if (gold.pairs.empty() && gold.clusters.empty()) return Status(Code::kCorrupt, path + ": no gold pairs or clusters");
+  if (!gold.pairs.empty() && !gold.clusters.empty())
+    return Status(Code::kCorrupt, path + ": mixes labelled pairs and clusters");
+  return gold;
+}
+
+Result<std::vector<std::vector<std::string>>> load_clusters(const std::string& path) {
+  std::vector<std::vector<std::string>> clusters;
+  Status st = for_each_json(path, [&](const nlohmann::json& j, std::size_t line) -> Status {
+    if (!j.contains("members") || !j["members"].is_array())
+      return Status(Code::kCorrupt, path + ":" + std::to_string(line) + ": a cluster line needs \"members\"");
+    std::vector<std::string> members;
+    for (const auto& m : j["members"]) members.push_back(id_of(m));
+    clusters.push_back(std::move(members));
+    return Status();
+  });
+  if (!st.ok()) return st;
+  return clusters;
+}
+
+DedupScore score_dedup(const GoldDedup& gold, const std::vector<std::vector<std::string>>& clusters) {
+  std::unordered_map<std::string, std::size_t> predicted;  // page -> cluster
+  for (std::size_t c = 0; c < clusters.size(); ++c)
+    if (clusters[c].size() >= 2)
+      for (const std::string& id : clusters[c]) predicted[id] = c;
+  auto together = [&](const std::string& a, const std::string& b) {
+    auto x = predicted.find(a), y = predicted.find(b);
+    return x != predicted.end() && y != predicted.end() && x->second == y->second;
+  };
+  DedupScore s;
+  if (gold.clusters.empty()) {
+    for (const auto& p : gold.pairs) {
+      bool dup = together(p.a, p.b);
+      if (p.duplicate) {
+        (dup ? s.tp : s.fn)++;
+      } else {
+        (dup ? s.fp : s.tn)++;
+      }
+      if (!p.variant.empty()) {
+        auto& v = s.by_variant[p.variant];
+        ++v.first;
+        v.second += dup;
+      }
+    }
+  } else {
+    s.clustering_gold = true;
+    std::unordered_map<std::string, std::size_t> truth;
+    std::set<std::string> gold_dups;
+    for (std::size_t c = 0; c < gold.clusters.size(); ++c)
+      if (gold.clusters[c].size() >= 2)
+        for (const std::string& id : gold.clusters[c]) {
+          truth[id] = c;
+          gold_dups.insert(id);
+        }
+    auto same_gold = [&](const std::string& a, const std::string& b) {
+      auto x = truth.find(a), y = truth.find(b);
+      return x != truth.end() && y != truth.end() && x->second == y->second;
+    };
+    // Pairs inside gold clusters (tp/fn), pairs inside predicted clusters
+    // that the gold splits (fp).
+    for (const auto& g : gold.clusters)
+      for (std::size_t i = 0; i < g.size(); ++i)
+        for (std::size_t j = i + 1; j < g.size(); ++j) (together(g[i], g[j]) ? s.tp : s.fn)++;
+    for (const auto& c : clusters)
+      for (std::size_t i = 0; i < c.size(); ++i)
+        for (std::size_t j = i + 1; j < c.size(); ++j)
+          if (!same_gold(c[i], c[j])) ++s.fp;
+    std::size_t found = predicted.size(), found_right = 0;
+    for (const auto& [id, c] : predicted) found_right += gold_dups.count(id);
+    s.url_precision = found ? static_cast<double>(found_right) / found : 0.0;
+    s.url_recall = gold_dups.empty() ? 0.0 : static_cast<double>(found_right) / gold_dups.size();
+    s.url_f1 = f1_of(s.url_precision, s.url_recall);
+  }
+  s.precision = s.tp + s.fp ? static_cast<double>(s.tp) / (s.tp + s.fp) : 0.0;
+  s.recall = s.tp + s.fn ? static_cast<double>(s.tp) / (s.tp + s.fn) : 0.0;
+  s.f1 = f1_of(s.precision, s.recall);
+  return s;
+}
+
+}  // namespace husk

@@ -1,0 +1,13 @@
+// The "sig" object read back from JSON (the inverse of signatures_json), for
+// husk dedup and the service.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "husk/sign.h"
+
+namespace husk {
+
+Result<Signatures> signatures_from_json(const nlohmann::json& sig);
+
+}  // namespace husk
