@@ -85,7 +85,7 @@ DedupScore score_dedup(const GoldDedup& gold, const std::vector<std::vector<std:
   std::unordered_map<std::string, std::size_t> predicted;  // page -> cluster
   for (std::size_t c = 0; c < clusters.size(); ++c)
     if (clusters[c].size() >= 2)
-      for (const std::string& id : clusters[c]) predicted[id] = c;
+      for (const std::string& id : clusters[c]) predicted[gold_key(id)] = c;
   auto together = [&](const std::string& a, const std::string& b) {
     auto x = predicted.find(a), y = predicted.find(b);
     return x != predicted.end() && y != predicted.end() && x->second == y->second;
@@ -127,7 +127,7 @@ DedupScore score_dedup(const GoldDedup& gold, const std::vector<std::vector<std:
     for (const auto& c : clusters)
       for (std::size_t i = 0; i < c.size(); ++i)
         for (std::size_t j = i + 1; j < c.size(); ++j)
-          if (!same_gold(c[i], c[j])) ++s.fp;
+          if (!same_gold(gold_key(c[i]), gold_key(c[j]))) ++s.fp;
     std::size_t found = predicted.size(), found_right = 0;
     for (const auto& [id, c] : predicted) found_right += gold_dups.count(id);
     s.url_precision = found ? static_cast<double>(found_right) / found : 0.0;

@@ -5,8 +5,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+
 #include "cli/commands.h"
+#include "cli/dedup_command.h"
+#include "cli/dedup_input.h"
+#include "husk/dedup.h"
 #include "husk/eval.h"
+#include "husk/eval_dedup.h"
 
 namespace husk::cli {
 
@@ -75,6 +81,116 @@ int run_eval_extract(const EvalExtractArgs& args) {
   return 0;
 }
 
+struct EvalDedupArgs {
+  std::string gold;
+  std::vector<std::string> inputs;
+  bool compare = false;
+  bool json = false;
+  unsigned jobs = 0;
+};
+
+void print_score(const std::string& label, const DedupScore& s, bool json) {
+  if (json) {
+    nlohmann::ordered_json j;
+    if (!label.empty()) j["method"] = label;
+    j["tp"] = s.tp;
+    j["fp"] = s.fp;
+    j["fn"] = s.fn;
+    j["precision"] = s.precision;
+    j["recall"] = s.recall;
+    j["f1"] = s.f1;
+    if (s.clustering_gold) {
+      j["url_precision"] = s.url_precision;
+      j["url_recall"] = s.url_recall;
+      j["url_f1"] = s.url_f1;
+    }
+    nlohmann::ordered_json variants = nlohmann::json::object();
+    for (const auto& [v, counts] : s.by_variant) variants[v] = {{"pairs", counts.first}, {"clustered", counts.second}};
+    if (!s.by_variant.empty()) j["variants"] = variants;
+    std::printf("%s\n", j.dump().c_str());
+    return;
+  }
+  std::printf("pairs      tp %zu  fp %zu  fn %zu  tn %zu\n", s.tp, s.fp, s.fn, s.tn);
+  std::printf("precision  %.4f\nrecall     %.4f\nf1         %.4f\n", s.precision, s.recall, s.f1);
+  if (s.clustering_gold)
+    std::printf("url-level  precision %.4f  recall %.4f  f1 %.4f\n", s.url_precision, s.url_recall, s.url_f1);
+  if (!s.by_variant.empty()) {
+    std::printf("\nby variant (pairs judged, pairs clustered together):\n");
+    for (const auto& [v, counts] : s.by_variant) std::printf("  %-28s %5zu %5zu\n", v.c_str(), counts.first, counts.second);
+  }
+}
+
+std::vector<std::vector<std::string>> cluster_ids(const std::vector<DedupPage>& pages, const std::vector<Cluster>& clusters) {
+  std::vector<std::vector<std::string>> out;
+  for (const Cluster& c : clusters) {
+    std::vector<std::string> ids;
+    for (uint32_t m : c.members) ids.push_back(pages[m].id);
+    out.push_back(std::move(ids));
+  }
+  return out;
+}
+
+// The lecture's side-by-side comparison: every signer with its default
+// setting on the same pages.
+int run_compare(const EvalDedupArgs& args, const GoldDedup& gold) {
+  LoadedPages loaded = load_dedup_pages(args.inputs, args.jobs);
+  for (const Status& st : loaded.errors) std::fprintf(stderr, "husk eval dedup: %s\n", st.message().c_str());
+  if (loaded.pages.empty()) {
+    std::fprintf(stderr, "husk eval dedup: no signed pages to compare on\n");
+    return 1;
+  }
+  if (!args.json)
+    std::printf("%-20s %-16s %9s %9s %9s %9s\n", "method", "setting", "precision", "recall", "f1", "seconds");
+  for (const std::string& method : dedup_methods()) {
+    DedupOptions options;
+    options.method = method;
+    auto start = std::chrono::steady_clock::now();
+    auto pairs = find_pairs(loaded.pages, options);
+    if (!pairs.ok()) continue;
+    std::vector<Cluster> clusters = cluster_pages(loaded.pages, *pairs, options);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    DedupScore s = score_dedup(gold, cluster_ids(loaded.pages, clusters));
+    std::string setting = method == "simhash" || method == "simhash_hyperplane" ? "k=" + std::to_string(options.k)
+                          : method == "minhash" || method == "spotsigs"
+                              ? "threshold=" + std::to_string(options.threshold).substr(0, 4)
+                              : "exact";
+    if (args.json) {
+      nlohmann::ordered_json j;
+      j["method"] = method;
+      j["setting"] = setting;
+      j["precision"] = s.precision;
+      j["recall"] = s.recall;
+      j["f1"] = s.f1;
+      j["seconds"] = seconds;
+      std::printf("%s\n", j.dump().c_str());
+    } else {
+      std::printf("%-20s %-16s %9.4f %9.4f %9.4f %9.3f\n", method.c_str(), setting.c_str(), s.precision, s.recall, s.f1,
+                  seconds);
+    }
+  }
+  return 0;
+}
+
+int run_eval_dedup(const EvalDedupArgs& args) {
+  Result<GoldDedup> gold = load_gold_dedup(args.gold);
+  if (!gold.ok()) {
+    std::fprintf(stderr, "husk eval dedup: %s\n", gold.status().message().c_str());
+    return 1;
+  }
+  if (args.compare) return run_compare(args, *gold);
+  if (args.inputs.size() != 1) {
+    std::fprintf(stderr, "husk eval dedup: give one clusters file (husk dedup output), or --compare with pages\n");
+    return 2;
+  }
+  Result<std::vector<std::vector<std::string>>> clusters = load_clusters(args.inputs[0]);
+  if (!clusters.ok()) {
+    std::fprintf(stderr, "husk eval dedup: %s\n", clusters.status().message().c_str());
+    return 1;
+  }
+  print_score("", score_dedup(*gold, *clusters), args.json);
+  return 0;
+}
+
 }  // namespace
 
 Command add_eval_command(CLI::App& app) {
@@ -90,7 +206,27 @@ Command add_eval_command(CLI::App& app) {
   extract->add_option("--per-page", args->per_page, "Write per-page tp/fp/fn as JSONL to FILE");
   extract->add_option("--worst", args->worst, "List the N pages with the lowest F1");
   extract->add_flag("--json", args->json, "Print the scores as one JSON object");
-  return {cmd, [args, extract] { return extract->parsed() ? run_eval_extract(*args) : 2; }};
+
+  auto dedup_args = std::make_shared<EvalDedupArgs>();
+  CLI::App* dedup = cmd->add_subcommand(
+      "dedup",
+      "Score husk dedup clusters against labelled pairs or a gold clustering\n"
+      "(pairwise precision, recall, F1; URL-level scores for a clustering).\n"
+      "With --compare, INPUT is signed pages: every method is run with its\n"
+      "default setting and one table compares them.");
+  dedup->add_option("--gold", dedup_args->gold, "Gold pairs ({a,b,label} lines) or clusters ({members} lines)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  dedup->add_option("INPUT", dedup_args->inputs, "husk dedup output; with --compare, husk sign output or pages")
+      ->required();
+  dedup->add_flag("--compare", dedup_args->compare, "Run and score every method on INPUT");
+  dedup->add_flag("--json", dedup_args->json, "Print JSON instead of text");
+  dedup->add_option("-j,--jobs", dedup_args->jobs, "Threads for reading and signing (0: one per core)");
+  return {cmd, [args, extract, dedup_args, dedup] {
+            if (extract->parsed()) return run_eval_extract(*args);
+            if (dedup->parsed()) return run_eval_dedup(*dedup_args);
+            return 2;
+          }};
 }
 
 }  // namespace husk::cli

@@ -72,17 +72,6 @@ double estimated_jaccard(const std::vector<uint32_t>& a, const std::vector<uint3
   return static_cast<double>(equal) / static_cast<double>(n);
 }
 
-// LSH bands for a Jaccard threshold t over n minima: the most rows r (fewest
-// false candidates) whose S-curve still gives a pair at exactly t a 0.99
-// chance, b = n / r bands.
-std::pair<uint32_t, uint32_t> bands_for(double t, uint32_t n) {
-  for (uint32_t r = std::min<uint32_t>(n, 16); r >= 1; --r) {
-    uint32_t b = n / r;
-    if (1.0 - std::pow(1.0 - std::pow(t, r), b) >= 0.99) return {b, r};
-  }
-  return {n, 1};
-}
-
 bool in_length_window(const DedupPage& a, const DedupPage& b, double window) {
   if (window <= 0) return true;
   double la = a.sig.terms, lb = b.sig.terms;
@@ -92,32 +81,15 @@ bool in_length_window(const DedupPage& a, const DedupPage& b, double window) {
 void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, std::vector<Pair>& out,
                    DedupStats* stats) {
   uint32_t n = 0;
-  for (const DedupPage& p : pages) n = std::max<uint32_t>(n, static_cast<uint32_t>(p.sig.minhash.size()));
-  if (n == 0) return;
-  auto [bands, rows] = bands_for(o.threshold, n);
-  std::vector<Keyed> keyed;
-  std::vector<Pair> candidates;
-  for (uint32_t band = 0; band < bands; ++band) {
-    keyed.clear();
-    for (uint32_t i = 0; i < pages.size(); ++i) {
-      const auto& m = pages[i].sig.minhash;
-      if (m.size() < (band + 1) * rows) continue;
-      std::string_view bytes(reinterpret_cast<const char*>(m.data() + band * rows), rows * sizeof(uint32_t));
-      keyed.push_back({xxh64(bytes, band), i});
-    }
-    std::sort(keyed.begin(), keyed.end());
-    for (std::size_t i = 0; i < keyed.size();) {
-      std::size_t j = i + 1;
-      while (j < keyed.size() && keyed[j].key == keyed[i].key) ++j;
-      for (std::size_t x = i; x < j; ++x)
-        for (std::size_t y = x + 1; y < j; ++y) candidates.push_back({keyed[x].page, keyed[y].page, 0});
-      i = j;
-    }
+  std::vector<const std::vector<uint32_t>*> minhashes;
+  for (const DedupPage& p : pages) {
+    n = std::max<uint32_t>(n, static_cast<uint32_t>(p.sig.minhash.size()));
+    minhashes.push_back(&p.sig.minhash);
   }
-  std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  if (n == 0) return;
+  auto [bands, rows] = lsh_bands_for(o.threshold, n);
   if (stats) stats->distance_histogram.assign(21, 0);
-  for (const Pair& c : candidates) {
+  for (const Pair& c : lsh_candidates(minhashes, bands, rows)) {
     const DedupPage& a = pages[c.a];
     const DedupPage& b = pages[c.b];
     if (!in_length_window(a, b, o.length_window)) continue;
@@ -189,6 +161,74 @@ void spotsig_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
 }
 
 }  // namespace
+
+std::pair<uint32_t, uint32_t> lsh_bands_for(double t, uint32_t n) {
+  for (uint32_t r = std::min<uint32_t>(n, 16); r >= 1; --r) {
+    uint32_t b = n / r;
+    if (1.0 - std::pow(1.0 - std::pow(t, r), b) >= 0.99) return {b, r};
+  }
+  return {n, 1};
+}
+
+// The map step keys each page by (band, hash of the band's rows); the
+// reduce step pairs the pages of each key. A bucket over (1 + mu) x the
+// band's average bucket, and 64 pages (seed 002's threshold), is mostly
+// copies of one text: pages with equal minhash arrays are joined as a star
+// around the first (the same clusters, linear size), and only the rest are
+// paired.
+std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes, uint32_t bands,
+                                 uint32_t rows) {
+  constexpr double kMu = 2.0;
+  std::vector<Keyed> keyed;
+  std::vector<Pair> candidates;
+  auto whole = [&](uint32_t page) {
+    const auto& m = *minhashes[page];
+    return xxh64(std::string_view(reinterpret_cast<const char*>(m.data()), m.size() * sizeof(uint32_t)), 0);
+  };
+  for (uint32_t band = 0; band < bands; ++band) {
+    keyed.clear();
+    for (uint32_t i = 0; i < minhashes.size(); ++i) {
+      const auto& m = *minhashes[i];
+      if (m.size() < (band + 1) * rows) continue;
+      std::string_view bytes(reinterpret_cast<const char*>(m.data() + band * rows), rows * sizeof(uint32_t));
+      keyed.push_back({xxh64(bytes, band), i});
+    }
+    std::sort(keyed.begin(), keyed.end());
+    std::size_t buckets = 0;
+    for (std::size_t i = 0; i < keyed.size(); ++i) buckets += i == 0 || keyed[i].key != keyed[i - 1].key;
+    const double limit = buckets ? (1.0 + kMu) * static_cast<double>(keyed.size()) / static_cast<double>(buckets) : 0;
+    for (std::size_t i = 0; i < keyed.size();) {
+      std::size_t j = i + 1;
+      while (j < keyed.size() && keyed[j].key == keyed[i].key) ++j;
+      if (j - i >= 64 && static_cast<double>(j - i) > limit) {
+        std::vector<Keyed> copies;
+        for (std::size_t x = i; x < j; ++x) copies.push_back({whole(keyed[x].page), keyed[x].page});
+        std::sort(copies.begin(), copies.end());
+        std::vector<uint32_t> distinct;
+        for (std::size_t x = 0; x < copies.size();) {
+          std::size_t y = x + 1;
+          while (y < copies.size() && copies[y].key == copies[x].key) {
+            uint32_t a = std::min(copies[x].page, copies[y].page), b = std::max(copies[x].page, copies[y].page);
+            candidates.push_back({a, b, 0});
+            ++y;
+          }
+          distinct.push_back(copies[x].page);
+          x = y;
+        }
+        std::sort(distinct.begin(), distinct.end());
+        for (std::size_t x = 0; x < distinct.size(); ++x)
+          for (std::size_t y = x + 1; y < distinct.size(); ++y) candidates.push_back({distinct[x], distinct[y], 0});
+      } else {
+        for (std::size_t x = i; x < j; ++x)
+          for (std::size_t y = x + 1; y < j; ++y) candidates.push_back({keyed[x].page, keyed[y].page, 0});
+      }
+      i = j;
+    }
+  }
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  return candidates;
+}
 
 std::vector<std::string> dedup_methods() {
   return {"simhash", "simhash_hyperplane", "minhash", "supershingles", "spotsigs", "md5",

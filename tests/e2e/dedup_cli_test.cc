@@ -1,0 +1,137 @@
+// husk dedup and husk eval dedup through the binary, and the dev-set bar:
+// raw HTML -> extract -> sign -> dedup with default settings.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+using test::run_husk;
+using test::TempDir;
+using test::write_file;
+
+// Four different stories, each in three near-identical versions.
+std::string story(int topic, int variant) {
+  static const char* kStories[] = {
+      "The harbour council met on Tuesday to discuss the new library, which residents have wanted for years. The "
+      "mayor said the plan would bring visitors back to the waterfront and give children a place to read.",
+      "Climbers reached the northern summit after a week of storms forced them to wait at the high camp. The team "
+      "leader thanked the porters and said the descent would begin at dawn on Friday.",
+      "The river burst its banks overnight and flooded three villages downstream, where volunteers filled sandbags "
+      "until morning. Forecasters expect more rain over the weekend and warn people to stay away.",
+      "A small valley vineyard won the national prize for its white wine, beating producers ten times its size. The "
+      "owners credit the cold nights and a harvest picked entirely by hand."};
+  std::string text = kStories[topic];
+  if (variant == 1) text += " Updated at 10:45.";
+  if (variant == 2) text = "Breaking: " + text;
+  return text;
+}
+
+std::string records() {
+  std::string out;
+  int n = 0;
+  const char* names[] = {"Harbour", "Mountain", "River", "Valley"};
+  for (int topic = 0; topic < 4; ++topic)
+    for (int v = 0; v < 3; ++v) {
+      nlohmann::ordered_json j;
+      j["id"] = std::string(names[topic]) + "-" + std::to_string(v);
+      j["url"] = "http://e.com/" + std::to_string(n++);
+      j["title"] = names[topic];
+      j["text"] = story(topic, v);
+      out += j.dump() + "\n";
+    }
+  out += "{\"id\":\"unique\",\"text\":\"Something else entirely: a recipe for bread with flour, water, salt and yeast, baked for forty minutes.\"}\n";
+  return out;
+}
+
+TEST(DedupCli, ClustersFromSignedRecordsAreDeterministic) {
+  TempDir dir;
+  write_file(dir.file("in.jsonl"), records());
+  ASSERT_EQ(run_husk("sign " + dir.file("in.jsonl") + " -o " + dir.file("signed.jsonl") + " 2>/dev/null").exit_code, 0);
+  test::CommandResult one = run_husk("dedup --jobs 1 " + dir.file("signed.jsonl") + " 2>/dev/null");
+  test::CommandResult four = run_husk("dedup --jobs 4 " + dir.file("signed.jsonl") + " 2>/dev/null");
+  EXPECT_EQ(one.exit_code, 0);
+  EXPECT_EQ(one.out, four.out);
+  std::vector<std::string> lines = test::lines(one.out);
+  ASSERT_EQ(lines.size(), 4u) << one.out;
+  auto first = nlohmann::ordered_json::parse(lines[0]);
+  std::vector<std::string> keys;
+  for (auto& [k, v] : first.items()) keys.push_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{"cluster", "size", "main", "members"}));
+  EXPECT_EQ(first["cluster"], 0);
+  EXPECT_EQ(first["size"], 3);
+  EXPECT_EQ(first["main"], "Harbour-0");
+  EXPECT_EQ(first["members"], nlohmann::json({"Harbour-0", "Harbour-1", "Harbour-2"}));
+  // Singletons and every method run; the unique page stays alone.
+  std::vector<std::string> with = test::lines(run_husk("dedup --singletons " + dir.file("signed.jsonl") + " 2>/dev/null").out);
+  EXPECT_EQ(with.size(), 5u);
+  for (const char* method : {"simhash", "simhash_hyperplane", "minhash", "supershingles", "spotsigs", "md5", "tfidf",
+                             "long_sent", "heavy_sent", "imatch", "lexrand"}) {
+    test::CommandResult r = run_husk(std::string("dedup --method ") + method + " " + dir.file("signed.jsonl") + " 2>/dev/null");
+    EXPECT_EQ(r.exit_code, 0) << method;
+    EXPECT_EQ(r.out.find("unique"), std::string::npos) << method;
+  }
+}
+
+TEST(DedupCli, ReportAndPairsAndUsageErrors) {
+  TempDir dir;
+  write_file(dir.file("in.jsonl"), records());
+  // Extract output without signatures is signed on the way.
+  test::CommandResult r = run_husk("dedup --method simhash --report " + dir.file("report") + " --pairs " +
+                                   dir.file("pairs.jsonl") + " " + dir.file("in.jsonl") + " 2>/dev/null");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* f : {"index.html", "summary.json", "top10.csv", "top10.json", "cluster_sizes.csv", "distances.svg",
+                        "distances.csv", "sizes-k-3.svg", "sizes-k-5.svg", "sizes-k-10.svg", "sizes-k-15.svg"})
+    EXPECT_TRUE(std::filesystem::exists(dir.file(std::string("report/") + f))) << f;
+  EXPECT_NE(test::read_file(dir.file("report/sizes-k-3.svg")).find("<svg"), std::string::npos);
+  auto summary = nlohmann::json::parse(test::read_file(dir.file("report/summary.json")));
+  EXPECT_EQ(summary["pages"], 13);
+  EXPECT_EQ(summary["clusters"], 4);
+  std::string top = test::read_file(dir.file("report/top10.csv"));
+  EXPECT_NE(top.find("Harbour-0,http://e.com/0,Harbour"), std::string::npos) << top;
+  EXPECT_GE(test::lines(test::read_file(dir.file("pairs.jsonl"))).size(), 8u - 2u);  // enough to connect each trio
+  EXPECT_EQ(run_husk("dedup --method nope " + dir.file("in.jsonl") + " 2>/dev/null").exit_code, 2);
+  EXPECT_EQ(run_husk("dedup --cluster blobs " + dir.file("in.jsonl") + " 2>/dev/null").exit_code, 2);
+  EXPECT_EQ(run_husk("dedup " + dir.file("missing.jsonl") + " 2>/dev/null").exit_code, 1);
+}
+
+TEST(DedupCli, EvalDedupAgainstPairsAndClusters) {
+  TempDir dir;
+  write_file(dir.file("clusters.jsonl"), "{\"cluster\":0,\"size\":3,\"main\":\"a\",\"members\":[\"a.html\",\"b\",\"c\"]}\n");
+  write_file(dir.file("pairs.jsonl"), "{\"a\":{\"id\":\"a\"},\"b\":{\"id\":\"b\"},\"label\":1,\"variant\":\"x\"}\n"
+                                      "{\"id_a\":\"a\",\"id_b\":\"d\",\"label\":1}\n"
+                                      "{\"id_a\":\"b\",\"id_b\":\"c\",\"label\":0}\n");
+  auto j = nlohmann::json::parse(run_husk("eval dedup --json --gold " + dir.file("pairs.jsonl") + " " + dir.file("clusters.jsonl")).out);
+  EXPECT_EQ(j["tp"], 1);
+  EXPECT_EQ(j["fn"], 1);
+  EXPECT_EQ(j["fp"], 1);
+  EXPECT_DOUBLE_EQ(j["precision"].get<double>(), 0.5);
+  write_file(dir.file("gold_clusters.jsonl"), "{\"members\":[\"a\",\"b\"]}\n{\"members\":[\"c\",\"d\"]}\n");
+  auto c = nlohmann::json::parse(run_husk("eval dedup --json --gold " + dir.file("gold_clusters.jsonl") + " " + dir.file("clusters.jsonl")).out);
+  EXPECT_EQ(c["tp"], 1);            // a-b
+  EXPECT_EQ(c["fn"], 1);            // c-d
+  EXPECT_EQ(c["fp"], 2);            // a-c, b-c
+  EXPECT_DOUBLE_EQ(c["url_recall"].get<double>(), 0.75);  // a, b, c of a, b, c, d
+  EXPECT_DOUBLE_EQ(c["url_precision"].get<double>(), 1.0);
+}
+
+TEST(DedupDevSet, RawHtmlToClustersWithDefaults) {
+  std::string root = test::dataset("near-dup-html-pairs");
+  if (root.empty()) GTEST_SKIP() << "../shared/datasets/near-dup-html-pairs is absent";
+  TempDir dir;
+  ASSERT_EQ(run_husk("extract " + root + "/html -o " + dir.file("pages.jsonl")).exit_code, 0);
+  ASSERT_EQ(run_husk("sign " + dir.file("pages.jsonl") + " -o " + dir.file("signed.jsonl") + " 2>/dev/null").exit_code, 0);
+  ASSERT_EQ(run_husk("dedup " + dir.file("signed.jsonl") + " -o " + dir.file("clusters.jsonl") + " 2>/dev/null").exit_code, 0);
+  auto score = nlohmann::json::parse(
+      run_husk("eval dedup --json --gold " + root + "/pairs.jsonl " + dir.file("clusters.jsonl")).out);
+  std::printf("dev set: precision %.4f recall %.4f F1 %.4f\n", score["precision"].get<double>(),
+              score["recall"].get<double>(), score["f1"].get<double>());
+  EXPECT_GE(score["f1"].get<double>(), 0.97);
+  EXPECT_EQ(score["variants"]["full_content_swap"]["clustered"], 0)
+      << "a page that kept another article's template must never join that article";
+}
+
+}  // namespace
+}  // namespace husk
