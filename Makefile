@@ -1,6 +1,7 @@
 # husk: the two set-up entry points of README.md.
 #   make demo  - install dependencies, build, run husk on the bundled pages
-#                (extract, score, collection statistics, signatures)
+#                (extract, score, collection statistics, signatures,
+#                clusters and their report)
 #   make test  - install dependencies, build, run the whole test suite
 # Both work on a fresh Debian 12 as root; `make deps` is a no-op once the
 # packages are there.
@@ -36,16 +37,19 @@ demo: build
 	  | tee out/demo/eval.txt
 	$(BUILD)/husk idf build out/demo/extract.jsonl -o out/demo/corpus.idf
 	$(BUILD)/husk sign --idf out/demo/corpus.idf out/demo/extract.jsonl -o out/demo/signed.jsonl
-	@echo "clean text: out/demo/extract.txt, out/demo/extract.jsonl; report: out/demo/eval.txt;" \
-	  "signatures: out/demo/signed.jsonl"
+	$(BUILD)/husk dedup out/demo/signed.jsonl -o out/demo/clusters.jsonl --report out/demo/report
+	@echo "clean text: out/demo/extract.txt, out/demo/extract.jsonl; extraction score: out/demo/eval.txt;" \
+	  "signatures: out/demo/signed.jsonl; clusters: out/demo/clusters.jsonl; report: out/demo/report/index.html"
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
-# Whole-corpus throughput (Google Benchmark), against Gumbo parsing alone.
+# Whole-corpus throughput (Google Benchmark), against Gumbo parsing alone;
+# near-duplicate search on a million fingerprints, against brute force.
 bench: build
 	$(BUILD)/tests/bench/husk_bench --corpus $(DATASETS)/article-extraction-benchmark/html \
 	  --benchmark_counters_tabular=true
+	$(BUILD)/tests/bench/husk_dedup_bench --benchmark_counters_tabular=true
 
 # libFuzzer target for decode + parse + extract (clang).
 fuzz: deps

@@ -87,8 +87,13 @@ struct Cluster {
   std::vector<uint32_t> members;  // sorted, main included
 };
 
-// Clusters of two or more pages (all pages with `singletons`), ordered by
+// Clusters of two or more of `pages` pages (all of them with `singletons`)
+// from the pairs alone, ordered by their first member, whose main page is
 // their first member.
+std::vector<Cluster> cluster_pairs(std::size_t pages, const std::vector<Pair>& pairs, ClusterMethod method,
+                                   bool singletons = false);
+
+// The same, with the main page chosen by options.main.
 std::vector<Cluster> cluster_pages(const std::vector<DedupPage>& pages, const std::vector<Pair>& pairs,
                                    const DedupOptions& options, bool singletons = false);
 

@@ -119,24 +119,31 @@ uint32_t main_of(const std::vector<uint32_t>& members, const std::vector<DedupPa
 
 }  // namespace
 
-std::vector<Cluster> cluster_pages(const std::vector<DedupPage>& pages, const std::vector<Pair>& pairs,
-                                   const DedupOptions& options, bool singletons) {
+std::vector<Cluster> cluster_pairs(std::size_t pages, const std::vector<Pair>& pairs, ClusterMethod method,
+                                   bool singletons) {
   std::vector<std::vector<uint32_t>> groups;
-  switch (options.cluster) {
-    case ClusterMethod::kComponents: groups = components(pages.size(), pairs); break;
-    case ClusterMethod::kCentre: groups = centres(pages.size(), pairs); break;
-    case ClusterMethod::kDegree: groups = max_degree(pages.size(), pairs); break;
+  switch (method) {
+    case ClusterMethod::kComponents: groups = components(pages, pairs); break;
+    case ClusterMethod::kCentre: groups = centres(pages, pairs); break;
+    case ClusterMethod::kDegree: groups = max_degree(pages, pairs); break;
   }
   std::vector<Cluster> out;
   for (auto& g : groups) {
     if (g.empty() || (g.size() < 2 && !singletons)) continue;
     std::sort(g.begin(), g.end());
     Cluster c;
-    c.main = main_of(g, pages, options.main);
+    c.main = g.front();
     c.members = std::move(g);
     out.push_back(std::move(c));
   }
   std::sort(out.begin(), out.end(), [](const Cluster& a, const Cluster& b) { return a.members[0] < b.members[0]; });
+  return out;
+}
+
+std::vector<Cluster> cluster_pages(const std::vector<DedupPage>& pages, const std::vector<Pair>& pairs,
+                                   const DedupOptions& options, bool singletons) {
+  std::vector<Cluster> out = cluster_pairs(pages.size(), pairs, options.cluster, singletons);
+  for (Cluster& c : out) c.main = main_of(c.members, pages, options.main);
   return out;
 }
 
