@@ -4,30 +4,13 @@
 #include <set>
 #include <unordered_map>
 
-#include "gz_reader.h"
 #include "husk/eval.h"
+#include "jsonl.h"
 #include "text_util.h"
 
 namespace husk {
 
 namespace {
-
-// Calls `each` with every JSON object line of a file.
-Status for_each_json(const std::string& path, const std::function<Status(const nlohmann::json&, std::size_t)>& each) {
-  GzReader reader;
-  if (Status st = reader.open(path); !st.ok()) return st;
-  std::string line;
-  std::size_t line_no = 0;
-  while (reader.read_line(line, std::size_t(1) << 30)) {
-    ++line_no;
-    if (trim(line).empty()) continue;
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-      return Status(Code::kCorrupt, path + ":" + std::to_string(line_no) + ": not a JSON object");
-    if (Status st = each(j, line_no); !st.ok()) return st;
-  }
-  return reader.status();
-}
 
 std::string id_of(const nlohmann::json& v) {
   if (v.is_string()) return gold_key(v.get<std::string>());
@@ -41,7 +24,7 @@ double f1_of(double p, double r) { return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
 
 Result<GoldDedup> load_gold_dedup(const std::string& path) {
   GoldDedup gold;
-  Status st = for_each_json(path, [&](const nlohmann::json& j, std::size_t line) -> Status {
+  Status st = for_each_json_object(path, [&](const nlohmann::json& j, std::size_t line) -> Status {
     if (j.contains("members") && j["members"].is_array()) {
       std::vector<std::string> members;
       for (const auto& m : j["members"]) members.push_back(id_of(m));
@@ -69,7 +52,7 @@ Result<GoldDedup> load_gold_dedup(const std::string& path) {
 
 Result<std::vector<std::vector<std::string>>> load_clusters(const std::string& path) {
   std::vector<std::vector<std::string>> clusters;
-  Status st = for_each_json(path, [&](const nlohmann::json& j, std::size_t line) -> Status {
+  Status st = for_each_json_object(path, [&](const nlohmann::json& j, std::size_t line) -> Status {
     if (!j.contains("members") || !j["members"].is_array())
       return Status(Code::kCorrupt, path + ":" + std::to_string(line) + ": a cluster line needs \"members\"");
     std::vector<std::string> members;

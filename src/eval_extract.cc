@@ -3,9 +3,9 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "gz_reader.h"
 #include "husk/eval.h"
 #include "husk/word_tokens.h"
+#include "jsonl.h"
 #include "text_util.h"
 
 namespace husk {
@@ -100,26 +100,13 @@ Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std
     return Status(Code::kCorrupt, gold_path + ": not a JSON object of {id: {articleBody: ...}}");
 
   std::unordered_map<std::string, std::string> predictions;
-  GzReader reader;
-  Status st = reader.open(pred_path);
-  if (!st.ok()) return st;
-  std::string line;
-  std::size_t line_no = 0;
-  while (reader.read_line(line, std::size_t(1) << 30)) {
-    ++line_no;
-    if (trim(line).empty()) continue;
-    nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
-    if (record.is_discarded() || !record.is_object())
-      return Status(Code::kCorrupt, pred_path + ":" + std::to_string(line_no) + ": not a JSON object");
+  Status st = for_each_json_object(pred_path, [&](const nlohmann::json& record, std::size_t) {
     std::string id = record.value("id", "");
     std::string text = record.contains("text") && record["text"].is_string() ? record["text"].get<std::string>() : "";
-    if (gold.contains(id)) {
-      predictions[id] = std::move(text);
-    } else {
-      predictions[gold_key(id)] = std::move(text);
-    }
-  }
-  if (!reader.status().ok()) return reader.status();
+    predictions[gold.contains(id) ? id : gold_key(id)] = std::move(text);
+    return Status();
+  });
+  if (!st.ok()) return st;
 
   std::vector<PageScore> pages;
   for (const auto& [key, value] : gold.items()) {
