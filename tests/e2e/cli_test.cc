@@ -68,8 +68,8 @@ TEST(Cli, ExitCodes) {
 }
 
 TEST(Cli, HelpForEveryCommand) {
-  for (const char* cmd : {"--help", "extract --help", "sign --help", "idf --help", "idf build --help", "eval --help",
-                          "eval extract --help"}) {
+  for (const char* cmd : {"--help", "extract --help", "sign --help", "idf --help", "idf build --help", "dedup --help",
+                          "eval --help", "eval extract --help", "eval dedup --help"}) {
     test::CommandResult r = run_husk(cmd);
     EXPECT_EQ(r.exit_code, 0) << cmd;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << cmd;
