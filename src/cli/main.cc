@@ -1,12 +1,14 @@
 // husk: boilerplate removal and near-duplicate detection for crawled pages.
+// A thin client of the library: each subcommand parses its options and
+// calls the stages in include/husk/.
 #include <vector>
 
 #include "cli/commands.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "husk: clean main text out of crawled HTML (boilerplate removal) and sign it\n"
-      "for near-duplicate detection.\n"
+      "husk: clean main text out of crawled HTML (boilerplate removal), sign it and\n"
+      "group near-duplicate pages.\n"
       "Run `husk COMMAND --help` for the options of a command."};
   app.set_version_flag("--version", "husk 0.1.0");
   app.require_subcommand(1);
