@@ -281,7 +281,8 @@ class DensityExtractor final : public Extractor {
 
   std::string_view name() const override { return "density"; }
 
-  Extraction extract(const Blocks& blocks) const override {
+  Extraction extract(const PageView& page) const override {
+    const Blocks& blocks = page.blocks;
     Extraction out;
     if (blocks.blocks.empty()) return out;
     State s{blocks, params_, vocabulary_, {}, {}, {}, {}, {}, {}, {}, {}};

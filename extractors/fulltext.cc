@@ -10,9 +10,9 @@ namespace {
 class FulltextExtractor final : public Extractor {
  public:
   std::string_view name() const override { return "fulltext"; }
-  Extraction extract(const Blocks& blocks) const override {
+  Extraction extract(const PageView& page) const override {
     Extraction out;
-    out.keep.assign(blocks.blocks.size(), 1);
+    out.keep.assign(page.blocks.blocks.size(), 1);
     return out;
   }
 };

@@ -9,5 +9,6 @@ namespace husk {
 
 std::unique_ptr<Extractor> make_fulltext_extractor();
 std::unique_ptr<Extractor> make_density_extractor(const ExtractConfig& config);
+std::unique_ptr<Extractor> make_xpath_extractor(const ExtractConfig& config, bool asked);
 
 }  // namespace husk

@@ -55,8 +55,9 @@ PageResult Pipeline::process(const RawPage& page, Blocks* blocks_out, Extraction
     }
     for (const std::string& w : dom->warnings()) result.warnings.push_back(w);
     Blocks blocks = segment(*dom, options_.segment);
-    Extraction extraction = extractor_->extract(blocks);
+    Extraction extraction = extractor_->extract(PageView{blocks, &*dom, page.url, page.id});
     for (std::string& w : extraction.warnings) result.warnings.push_back(std::move(w));
+    if (!extraction.extractor.empty()) result.extractor = extraction.extractor;
     CleanText clean = clean_text(blocks, extraction);
     double all_words = 0, kept_words = 0;
     for (std::size_t i = 0; i < blocks.blocks.size(); ++i) {

@@ -395,6 +395,7 @@ class Segmenter {
     e.depth = static_cast<uint16_t>(std::min<uint32_t>(depth, 0xFFFF));
     e.first_block = static_cast<uint32_t>(out_.blocks.size());
     e.flags = element_flags(el);
+    e.source = node;
     const char* cls = attr(el, "class");
     const char* id = attr(el, "id");
     if (cls != nullptr || id != nullptr) {

@@ -37,6 +37,7 @@ struct Element {
   uint32_t end_block = 0;
   uint32_t flags = 0;        // ElementFlag bits
   std::string hints;         // lower-cased class and id values, space-separated
+  const void* source = nullptr;  // the Dom node it came from (for XPath rules)
 };
 
 // Block flags: where the block sits.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "husk/blocks.h"
+#include "husk/dom.h"
 #include "husk/params.h"
 #include "husk/status.h"
 
@@ -23,13 +24,22 @@ namespace husk {
 struct Extraction {
   std::vector<uint8_t> keep;  // one entry per block: 1 = content
   std::vector<std::string> warnings;
+  std::string extractor;      // set when another extractor than the one asked for ran
+};
+
+// What an extractor sees of a page.
+struct PageView {
+  const Blocks& blocks;
+  const Dom* dom = nullptr;  // the parsed tree, for extractors that query it (xpath)
+  std::string_view url;
+  std::string_view id;
 };
 
 class Extractor {
  public:
   virtual ~Extractor() = default;
   virtual std::string_view name() const = 0;
-  virtual Extraction extract(const Blocks& blocks) const = 0;
+  virtual Extraction extract(const PageView& page) const = 0;
 };
 
 // Names accepted by make_extractor, for --help and error messages.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,9 +77,12 @@ struct Vocabulary {
   std::vector<std::string> boilerplate_lines;  // whole-block texts that are never content, lower case
 };
 
+class SiteRules;
+
 struct ExtractConfig {
   DensityParams density;
   Vocabulary vocabulary;
+  std::shared_ptr<const SiteRules> sites;  // per-site XPath rules (--sites DIR), may be null
 };
 
 // The built-in configuration: DensityParams defaults and the vocabulary of

@@ -1,6 +1,7 @@
 // husk extract: pages in, one JSON object (or text record) per page out, in
 // input order, whatever --jobs is.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "cli/progress.h"
 #include "husk/ingest.h"
 #include "husk/pipeline.h"
+#include "husk/site_rules.h"
 
 namespace husk::cli {
 
@@ -21,6 +23,8 @@ struct ExtractArgs {
   std::string format = "jsonl";
   std::string output = "-";
   std::string config;
+  std::string sites = std::string(HUSK_SOURCE_DIR) + "/config/sites";
+  bool sites_given = false;
   std::string dump_features;
   unsigned jobs = 0;
   std::size_t max_page_bytes = IngestOptions{}.max_page_bytes;
@@ -97,6 +101,14 @@ int run_extract(const ExtractArgs& args) {
     }
     options.config = std::move(*config);
   }
+  if (args.sites_given || std::filesystem::is_directory(args.sites)) {
+    auto sites = SiteRules::load_dir(args.sites);
+    if (!sites.ok()) {
+      std::fprintf(stderr, "husk extract: %s\n", sites.status().message().c_str());
+      return 2;
+    }
+    options.config.sites = std::move(*sites);
+  }
   Result<Pipeline> pipeline = Pipeline::make(options);
   if (!pipeline.ok()) {
     std::fprintf(stderr, "husk extract: %s\n", pipeline.status().message().c_str());
@@ -166,13 +178,21 @@ Command add_extract_command(CLI::App& app) {
       "Output: one JSON object per page: id, url, title, text, extractor,\n"
       "and error (when the page failed) / warnings.");
   cmd->add_option("INPUT", args->inputs, "Files, directories or -")->required();
-  cmd->add_option("--extractor", args->extractor, "auto | density | fulltext")
+  cmd->add_option("--extractor", args->extractor, "auto | density | fulltext | xpath")
       ->check(CLI::IsMember(extractor_names()))
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs, "Pages processed in parallel (0: one per core)")->capture_default_str();
   cmd->add_option("--format", args->format, "jsonl | text")->check(CLI::IsMember({"jsonl", "text"}))->capture_default_str();
   cmd->add_option("-o,--output", args->output, "Output file (- for stdout)")->capture_default_str();
   cmd->add_option("--config", args->config, "TOML file overriding config/extract.toml");
+  cmd->add_option_function<std::string>(
+         "--sites",
+         [args](const std::string& dir) {
+           args->sites = dir;
+           args->sites_given = true;
+         },
+         "Directory of per-site XPath rules (*.toml); default: config/sites")
+      ->type_name("DIR");
   cmd->add_option("--dump-features", args->dump_features, "Write every block's features and label as JSONL to FILE");
   cmd->add_option("--max-page-bytes", args->max_page_bytes, "Pages larger than this are reported as errors")
       ->capture_default_str();
