@@ -32,7 +32,7 @@ struct PageView {
   const Blocks& blocks;
   const Dom* dom = nullptr;  // the parsed tree, for extractors that query it (xpath)
   std::string_view url;
-  std::string_view id;
+  std::string_view id;  // the page's id, or for files the path it was read from
 };
 
 class Extractor {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct PipelineOptions {
 struct PageResult {
   std::string id;
   std::string url;
+  std::string source;  // where the page was read (file path), not written out
   std::string title;
   std::string text;
   std::string extractor;
@@ -41,6 +43,15 @@ struct PageResult {
 // error and warnings when present; newline-terminated.
 std::string to_jsonl(const PageResult& result);
 
+// A page decoded, parsed and segmented, waiting for an extractor's labels
+// (the template extractor labels many pages at once).
+struct Analyzed {
+  PageResult result;  // id, url, title, charset, warnings, or error
+  Blocks blocks;
+  std::optional<Dom> dom;  // kept only when asked for (XPath needs it)
+  bool ok = false;
+};
+
 class Pipeline {
  public:
   // Fails only on a bad extractor name.
@@ -50,6 +61,12 @@ class Pipeline {
   PageResult process(const RawPage& page) const;
   // The same, keeping the intermediate Blocks and labels (--dump-features).
   PageResult process(const RawPage& page, Blocks* blocks, Extraction* extraction) const;
+
+  // process() in three steps: decode + parse + segment; the pipeline's own
+  // extractor's labels; clean text from labels (from any extractor).
+  Analyzed analyze(const RawPage& page, bool keep_dom) const;
+  Extraction extract(const Analyzed& analyzed) const;
+  PageResult finish(Analyzed&& analyzed, Extraction&& extraction) const;
 
  private:
   Pipeline(const PipelineOptions& options, std::shared_ptr<const Extractor> extractor);

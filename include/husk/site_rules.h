@@ -4,7 +4,7 @@
 //   [[rule]]
 //   host = "docs.python.org"          # the page URL's host, or
 //   match = "python3.11/html/"        # an RE2 pattern over the URL, or over
-//                                     # the page id when it has no URL
+//                                     # the file path when it has no URL
 //   include = ["//div[@role='main']"] # content: blocks inside these nodes
 //   exclude = ["//div[@class='headerlink']"]  # template inside the content
 //

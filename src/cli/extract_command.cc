@@ -12,6 +12,7 @@
 #include "husk/ingest.h"
 #include "husk/pipeline.h"
 #include "husk/site_rules.h"
+#include "husk/template.h"
 
 namespace husk::cli {
 
@@ -26,6 +27,8 @@ struct ExtractArgs {
   std::string sites = std::string(HUSK_SOURCE_DIR) + "/config/sites";
   bool sites_given = false;
   std::string dump_features;
+  std::string learner = "infholder";
+  std::size_t min_group_pages = TemplateOptions{}.min_group_pages;
   unsigned jobs = 0;
   std::size_t max_page_bytes = IngestOptions{}.max_page_bytes;
 };
@@ -90,9 +93,45 @@ class Writer {
   std::ostream* out_ = &std::cout;
 };
 
+// --extractor template: every page is read and segmented first, templates
+// are learned per site group, and pages come out in input order. Pages of
+// groups too small to learn from get the density extractor's labels.
+IngestStats extract_with_templates(const ExtractArgs& args, const Pipeline& pipeline, const IngestOptions& ingest_options,
+                                   const std::function<void(const PageResult&)>& emit) {
+  std::vector<Analyzed> analyzed;
+  OrderedBatches<RawPage, Analyzed> analyze(
+      OrderedBatches<RawPage, Analyzed>::resolve_jobs(args.jobs),
+      [&](const RawPage& page) { return pipeline.analyze(page, false); },
+      [&](const RawPage&, Analyzed& a) { analyzed.push_back(std::move(a)); });
+  IngestStats stats = ingest(args.inputs, ingest_options, [&](RawPage&& page) {
+    std::size_t size = page.bytes.size();
+    analyze.push(std::move(page), size);
+    return true;
+  });
+  analyze.finish();
+  std::vector<TemplatePage> pages;
+  for (const Analyzed& a : analyzed)
+    pages.push_back({a.result.url, a.result.source.empty() ? a.result.id : a.result.source, &a.blocks});
+  TemplateOptions options;
+  options.learner = args.learner == "inbreeding" ? TemplateLearner::kInbreeding : TemplateLearner::kInfholder;
+  options.min_group_pages = args.min_group_pages;
+  std::vector<std::optional<Extraction>> labels = template_extract(pages, options);
+  for (std::size_t i = 0; i < analyzed.size(); ++i) {
+    Extraction e;
+    if (labels[i]) {
+      e = std::move(*labels[i]);
+      e.extractor = "template";
+    } else {
+      e = pipeline.extract(analyzed[i]);
+    }
+    emit(pipeline.finish(std::move(analyzed[i]), std::move(e)));
+  }
+  return stats;
+}
+
 int run_extract(const ExtractArgs& args) {
   PipelineOptions options;
-  options.extractor = args.extractor;
+  options.extractor = args.extractor == "template" ? "density" : args.extractor;
   if (!args.config.empty()) {
     Result<ExtractConfig> config = load_extract_config(args.config);
     if (!config.ok()) {
@@ -149,12 +188,23 @@ int run_extract(const ExtractArgs& args) {
 
   IngestOptions ingest_options;
   ingest_options.max_page_bytes = args.max_page_bytes;
-  IngestStats stats = ingest(args.inputs, ingest_options, [&](RawPage&& page) {
-    std::size_t size = page.bytes.size();
-    batches.push(std::move(page), size);
-    return true;
-  });
-  batches.finish();
+  IngestStats stats;
+  if (args.extractor == "template") {
+    stats = extract_with_templates(args, *pipeline, ingest_options, [&](const PageResult& r) {
+      writer.out() << (text_format ? to_text(r) : to_jsonl(r));
+      ++done;
+      if (!r.error.empty()) ++errors;
+      bytes += r.input_bytes;
+      progress.update(done, errors, bytes);
+    });
+  } else {
+    stats = ingest(args.inputs, ingest_options, [&](RawPage&& page) {
+      std::size_t size = page.bytes.size();
+      batches.push(std::move(page), size);
+      return true;
+    });
+    batches.finish();
+  }
   progress.finish();
   writer.out().flush();
   for (const Status& st : stats.input_errors) std::fprintf(stderr, "husk extract: %s\n", st.message().c_str());
@@ -178,8 +228,10 @@ Command add_extract_command(CLI::App& app) {
       "Output: one JSON object per page: id, url, title, text, extractor,\n"
       "and error (when the page failed) / warnings.");
   cmd->add_option("INPUT", args->inputs, "Files, directories or -")->required();
-  cmd->add_option("--extractor", args->extractor, "auto | density | fulltext | xpath")
-      ->check(CLI::IsMember(extractor_names()))
+  std::vector<std::string> names = extractor_names();
+  names.push_back("template");
+  cmd->add_option("--extractor", args->extractor, "auto | density | fulltext | xpath | template")
+      ->check(CLI::IsMember(names))
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs, "Pages processed in parallel (0: one per core)")->capture_default_str();
   cmd->add_option("--format", args->format, "jsonl | text")->check(CLI::IsMember({"jsonl", "text"}))->capture_default_str();
@@ -193,6 +245,11 @@ Command add_extract_command(CLI::App& app) {
          },
          "Directory of per-site XPath rules (*.toml); default: config/sites")
       ->type_name("DIR");
+  cmd->add_option("--learner", args->learner, "template: infholder | inbreeding")
+      ->check(CLI::IsMember({"infholder", "inbreeding"}))
+      ->capture_default_str();
+  cmd->add_option("--min-group", args->min_group_pages, "template: pages a site group needs to learn from")
+      ->capture_default_str();
   cmd->add_option("--dump-features", args->dump_features, "Write every block's features and label as JSONL to FILE");
   cmd->add_option("--max-page-bytes", args->max_page_bytes, "Pages larger than this are reported as errors")
       ->capture_default_str();

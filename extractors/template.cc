@@ -1,0 +1,156 @@
+#include "husk/template.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+namespace husk {
+
+std::string site_group(std::string_view url, std::string_view id, int levels_up) {
+  std::string_view path = url.empty() ? id : url;
+  std::size_t scheme = path.find("://");
+  std::size_t start = scheme == std::string_view::npos ? 0 : scheme + 3;
+  path = path.substr(0, path.find_first_of("?#", start));
+  std::size_t host_end = path.find('/', start);
+  if (host_end == std::string_view::npos) return std::string(path.substr(start)) + "/";
+  std::size_t cut = path.rfind('/');
+  for (int i = 0; i < levels_up && cut > host_end; ++i) cut = path.rfind('/', cut - 1);
+  return std::string(path.substr(start, cut + 1 - start));
+}
+
+std::vector<uint32_t> block_signatures(const Blocks& blocks) {
+  std::vector<uint32_t> out;
+  out.reserve(blocks.blocks.size());
+  for (const Block& b : blocks.blocks) {
+    // Tag names only: the seed's "drop all attributes".
+    std::string path;
+    for (uint32_t e = b.element; e != Element::kNone && e < blocks.elements.size(); e = blocks.elements[e].parent) {
+      path += tag_name(blocks.elements[e].tag);
+      path.push_back('<');
+    }
+    uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(path.data()), static_cast<uInt>(path.size()));
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(b.text.data()), static_cast<uInt>(b.text.size()));
+    out.push_back(static_cast<uint32_t>(crc));
+  }
+  return out;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> lcs_alignment(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  const std::size_t n = a.size(), m = b.size();
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  if (n == 0 || m == 0) return out;
+  // Classic dynamic programme over suffixes, rows of m + 1 cells.
+  std::vector<uint32_t> table((n + 1) * (m + 1), 0);
+  auto at = [&](std::size_t i, std::size_t j) -> uint32_t& { return table[i * (m + 1) + j]; };
+  for (std::size_t i = n; i-- > 0;)
+    for (std::size_t j = m; j-- > 0;)
+      at(i, j) = a[i] == b[j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+  for (std::size_t i = 0, j = 0; i < n && j < m;) {
+    if (a[i] == b[j]) {
+      out.emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(j));
+      ++i;
+      ++j;
+    } else if (at(i + 1, j) >= at(i, j + 1)) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return out;
+}
+
+TemplateModel learn_template(const std::vector<const Blocks*>& pages, const TemplateOptions& options) {
+  TemplateModel model;
+  model.learner = options.learner;
+  model.pages = pages.size();
+  if (pages.empty()) return model;
+  std::vector<std::vector<uint32_t>> sigs;
+  for (const Blocks* p : pages) sigs.push_back(block_signatures(*p));
+  const double needed = options.quorum * static_cast<double>(pages.size());
+  if (options.learner == TemplateLearner::kInbreeding) {
+    // Each (path, text) block counts once per page, weighted by nothing but
+    // presence: text size decides nothing here because a template block
+    // and a content block of equal text cannot be told apart by size.
+    std::unordered_map<uint32_t, std::size_t> df;
+    for (auto& s : sigs) {
+      std::vector<uint32_t> distinct = s;
+      std::sort(distinct.begin(), distinct.end());
+      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+      for (uint32_t v : distinct) ++df[v];
+    }
+    for (const auto& [v, n] : df)
+      if (static_cast<double>(n) >= needed) model.template_set.push_back(v);
+    std::sort(model.template_set.begin(), model.template_set.end());
+    return model;
+  }
+  // Infholder against the median-length reference.
+  std::vector<std::size_t> order(pages.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return sigs[x].size() < sigs[y].size(); });
+  const std::size_t ref = order[order.size() / 2];
+  model.reference = sigs[ref];
+  std::vector<std::size_t> matched(model.reference.size(), 0);
+  for (std::size_t p = 0; p < sigs.size(); ++p) {
+    if (p == ref) {
+      for (std::size_t& m : matched) ++m;
+      continue;
+    }
+    for (const auto& [i, j] : lcs_alignment(model.reference, sigs[p])) ++matched[i];
+  }
+  model.reference_template.resize(model.reference.size());
+  for (std::size_t i = 0; i < matched.size(); ++i)
+    model.reference_template[i] = static_cast<double>(matched[i]) >= needed ? 1 : 0;
+  return model;
+}
+
+Extraction apply_template(const TemplateModel& model, const Blocks& blocks) {
+  Extraction out;
+  std::vector<uint32_t> sigs = block_signatures(blocks);
+  out.keep.assign(sigs.size(), 1);
+  if (model.learner == TemplateLearner::kInbreeding) {
+    for (std::size_t i = 0; i < sigs.size(); ++i)
+      if (std::binary_search(model.template_set.begin(), model.template_set.end(), sigs[i])) out.keep[i] = 0;
+  } else {
+    for (const auto& [i, j] : lcs_alignment(model.reference, sigs))
+      if (model.reference_template[i]) out.keep[j] = 0;
+  }
+  return out;
+}
+
+std::vector<std::optional<Extraction>> template_extract(const std::vector<TemplatePage>& pages,
+                                                        const TemplateOptions& options) {
+  constexpr int kMaxLevels = 8;
+  // Page counts per group key at each level of the path.
+  std::vector<std::unordered_map<std::string, std::size_t>> counts(kMaxLevels + 1);
+  std::vector<std::vector<std::string>> keys(pages.size());
+  for (std::size_t p = 0; p < pages.size(); ++p)
+    for (int level = 0; level <= kMaxLevels; ++level) {
+      keys[p].push_back(site_group(pages[p].url, pages[p].id, level));
+      ++counts[static_cast<std::size_t>(level)][keys[p].back()];
+    }
+  std::unordered_map<std::string, std::vector<std::size_t>> groups;
+  std::vector<std::string> group_names;
+  for (std::size_t p = 0; p < pages.size(); ++p)
+    for (int level = 0; level <= kMaxLevels; ++level) {
+      const std::string& key = keys[p][static_cast<std::size_t>(level)];
+      if (counts[static_cast<std::size_t>(level)][key] < options.min_group_pages) continue;
+      auto [it, inserted] = groups.try_emplace(key);
+      if (inserted) group_names.push_back(key);
+      it->second.push_back(p);
+      break;
+    }
+  std::vector<std::optional<Extraction>> out(pages.size());
+  for (const std::string& name : group_names) {
+    const std::vector<std::size_t>& members = groups[name];
+    if (members.size() < options.min_group_pages) continue;
+    std::vector<const Blocks*> blocks;
+    for (std::size_t p : members) blocks.push_back(pages[p].blocks);
+    TemplateModel model = learn_template(blocks, options);
+    for (std::size_t p : members) out[p] = apply_template(model, *pages[p].blocks);
+  }
+  return out;
+}
+
+}  // namespace husk
