@@ -144,47 +144,53 @@ const SiteRule* SiteRules::find(std::string_view url, std::string_view id) const
   return nullptr;
 }
 
-Extraction apply_xpaths(const Blocks& blocks, const Dom& dom, const std::vector<pugi::xpath_query>& include,
-                        const std::vector<pugi::xpath_query>& exclude, const std::vector<std::string>& include_text,
-                        const std::vector<std::string>& exclude_text, const std::string& where) {
-  Extraction out;
-  XmlView view;
-  build_xml_view(dom, view);
-  // The block-level element each Dom node stands for: itself, or its
-  // nearest block-level ancestor (walking the Gumbo parents).
-  std::unordered_map<const void*, uint32_t> element_of;
+XpathPage::XpathPage(const Blocks& blocks, const Dom& dom) : blocks_(blocks) {
+  build_xml_view(dom, view_);
   for (uint32_t e = 0; e < blocks.elements.size(); ++e)
-    if (blocks.elements[e].source) element_of[blocks.elements[e].source] = e;
-  auto element_for = [&](const void* node) -> int64_t {
-    for (auto* n = static_cast<const GumboNode*>(node); n != nullptr; n = n->parent) {
-      auto it = element_of.find(n);
-      if (it != element_of.end()) return it->second;
-    }
-    return -1;
-  };
+    if (blocks.elements[e].source) element_of_[blocks.elements[e].source] = e;
+}
+
+int64_t XpathPage::element_of(const pugi::xml_node& node) const {
+  auto origin = view_.origin.find(node.internal_object());
+  if (origin == view_.origin.end()) return -1;
+  // The node itself when block-level, else its nearest block-level
+  // ancestor (Gumbo's parents).
+  for (auto* n = static_cast<const GumboNode*>(origin->second); n != nullptr; n = n->parent) {
+    auto it = element_of_.find(n);
+    if (it != element_of_.end()) return it->second;
+  }
+  return -1;
+}
+
+bool XpathPage::is_block(const pugi::xml_node& node) const {
+  auto origin = view_.origin.find(node.internal_object());
+  return origin != view_.origin.end() && element_of_.count(origin->second) > 0;
+}
+
+Extraction XpathPage::select(const std::vector<pugi::xpath_query>& include, const std::vector<pugi::xpath_query>& exclude,
+                             const std::vector<std::string>& include_text, const std::vector<std::string>& exclude_text,
+                             const std::string& where) const {
+  Extraction out;
   auto mark = [&](const std::vector<pugi::xpath_query>& queries, const std::vector<std::string>& texts,
                   std::vector<uint8_t>& marked) {
     for (std::size_t q = 0; q < queries.size(); ++q) {
-      pugi::xpath_node_set nodes = queries[q].evaluate_node_set(view.doc);
+      pugi::xpath_node_set nodes = queries[q].evaluate_node_set(view_.doc);
       std::size_t hits = 0;
       for (const pugi::xpath_node& xn : nodes) {
-        pugi::xml_node n = xn.node() ? xn.node() : xn.parent();
-        auto origin = view.origin.find(n.internal_object());
-        if (origin == view.origin.end()) continue;
-        int64_t e = element_for(origin->second);
+        int64_t e = element_of(xn.node() ? xn.node() : xn.parent());
         if (e < 0) continue;
-        const Element& el = blocks.elements[static_cast<std::size_t>(e)];
+        const Element& el = blocks_.elements[static_cast<std::size_t>(e)];
         for (uint32_t b = el.first_block; b < el.end_block; ++b) marked[b] = 1;
         ++hits;
       }
       if (hits == 0) out.warnings.push_back("xpath rule " + where + ": \"" + texts[q] + "\" matched nothing");
     }
   };
-  std::vector<uint8_t> included(blocks.blocks.size(), include.empty() ? 1 : 0);
-  std::vector<uint8_t> excluded(blocks.blocks.size(), 0);
+  std::vector<uint8_t> included(blocks_.blocks.size(), include.empty() ? 1 : 0);
+  std::vector<uint8_t> excluded(blocks_.blocks.size(), 0);
   mark(include, include_text, included);
   mark(exclude, exclude_text, excluded);
-  out.keep.resize(blocks.blocks.size());
+  out.keep.resize(blocks_.blocks.size());
   for (std::size_t b = 0; b < out.keep.size(); ++b) out.keep[b] = included[b] && !excluded[b];
   return out;
 }
@@ -209,8 +215,8 @@ class XpathExtractor final : public Extractor {
       return out;
     }
     const auto& c = sites_->compiled(static_cast<std::size_t>(rule - sites_->rules().data()));
-    return apply_xpaths(page.blocks, *page.dom, c.include, c.exclude, rule->include, rule->exclude,
-                        rule->file + ":" + std::to_string(rule->line));
+    return XpathPage(page.blocks, *page.dom)
+        .select(c.include, c.exclude, rule->include, rule->exclude, rule->file + ":" + std::to_string(rule->line));
   }
 
  private:

@@ -5,17 +5,38 @@
 #include <pugixml.hpp>
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "husk/extract.h"
+#include "xml_dom.h"
 
 namespace husk {
 
-// Blocks inside any `include` node (all blocks when there is none), less
-// blocks inside any `exclude` node; an XPath that selects nothing adds a
-// warning naming it and `where`.
-Extraction apply_xpaths(const Blocks& blocks, const Dom& dom, const std::vector<pugi::xpath_query>& include,
-                        const std::vector<pugi::xpath_query>& exclude, const std::vector<std::string>& include_text,
-                        const std::vector<std::string>& exclude_text, const std::string& where);
+// A page ready for XPath queries: its XML view, built once, and the map
+// from Dom nodes to block-level elements.
+class XpathPage {
+ public:
+  XpathPage(const Blocks& blocks, const Dom& dom);
+
+  // Blocks inside any `include` node (all blocks when there is none), less
+  // blocks inside any `exclude` node; an XPath that selects nothing adds a
+  // warning naming it and `where`.
+  Extraction select(const std::vector<pugi::xpath_query>& include, const std::vector<pugi::xpath_query>& exclude,
+                    const std::vector<std::string>& include_text, const std::vector<std::string>& exclude_text,
+                    const std::string& where) const;
+
+  const pugi::xml_document& doc() const { return view_.doc; }
+  // The block-level element a pugixml node falls in, or -1.
+  int64_t element_of(const pugi::xml_node& node) const;
+  // True when the node is itself a block-level element (a container).
+  bool is_block(const pugi::xml_node& node) const;
+  const Blocks& blocks() const { return blocks_; }
+
+ private:
+  const Blocks& blocks_;
+  XmlView view_;
+  std::unordered_map<const void*, uint32_t> element_of_;
+};
 
 }  // namespace husk

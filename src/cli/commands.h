@@ -18,5 +18,6 @@ Command add_eval_command(CLI::App& app);
 Command add_sign_command(CLI::App& app);
 Command add_idf_command(CLI::App& app);
 Command add_dedup_command(CLI::App& app);
+Command add_tune_command(CLI::App& app);
 
 }  // namespace husk::cli
