@@ -10,10 +10,13 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DATASETS ?= ../shared/datasets
 
+# python3.11-doc and postgresql-doc-15 are real multi-page sites the
+# template tests and benchmark run on.
 APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev \
   libssl-dev libxxhash-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev \
+  python3.11-doc postgresql-doc-15
 
 .PHONY: all deps build demo test bench fuzz clean
 
@@ -48,7 +51,7 @@ test: build
 # near-duplicate search on a million fingerprints, against brute force.
 bench: build
 	$(BUILD)/tests/bench/husk_bench --corpus $(DATASETS)/article-extraction-benchmark/html \
-	  --benchmark_counters_tabular=true
+	  --site /usr/share/doc/python3.11/html --benchmark_counters_tabular=true
 	$(BUILD)/tests/bench/husk_dedup_bench --benchmark_counters_tabular=true
 
 # libFuzzer target for decode + parse + extract (clang).

@@ -119,8 +119,9 @@ Extraction apply_template(const TemplateModel& model, const Blocks& blocks) {
   return out;
 }
 
-std::vector<std::optional<Extraction>> template_extract(const std::vector<TemplatePage>& pages,
-                                                        const TemplateOptions& options) {
+std::vector<std::optional<Extraction>> template_extract(
+    const std::vector<TemplatePage>& pages, const TemplateOptions& options,
+    const std::function<void(const std::string& group, const TemplateModel& model)>& learned) {
   constexpr int kMaxLevels = 8;
   // Page counts per group key at each level of the path.
   std::vector<std::unordered_map<std::string, std::size_t>> counts(kMaxLevels + 1);
@@ -149,6 +150,7 @@ std::vector<std::optional<Extraction>> template_extract(const std::vector<Templa
     for (std::size_t p : members) blocks.push_back(pages[p].blocks);
     TemplateModel model = learn_template(blocks, options);
     for (std::size_t p : members) out[p] = apply_template(model, *pages[p].blocks);
+    if (learned) learned(name, model);
   }
   return out;
 }

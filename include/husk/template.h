@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,8 +77,10 @@ struct TemplatePage {
 // min_group_pages (climbing to the parent path while a group is smaller),
 // and labels every page of such a group; pages left in smaller groups get
 // no labels (the caller falls back to a one-page extractor).
-std::vector<std::optional<Extraction>> template_extract(const std::vector<TemplatePage>& pages,
-                                                        const TemplateOptions& options);
+// `learned`, when given, receives each learned model with its group name.
+std::vector<std::optional<Extraction>> template_extract(
+    const std::vector<TemplatePage>& pages, const TemplateOptions& options,
+    const std::function<void(const std::string& group, const TemplateModel& model)>& learned = {});
 
 // The longest common subsequence alignment of two signature sequences:
 // pairs (i, j) of aligned positions, in order. Exposed for its tests.

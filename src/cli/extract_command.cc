@@ -13,6 +13,7 @@
 #include "husk/pipeline.h"
 #include "husk/site_rules.h"
 #include "husk/template.h"
+#include "husk/template_store.h"
 
 namespace husk::cli {
 
@@ -28,6 +29,7 @@ struct ExtractArgs {
   bool sites_given = false;
   std::string dump_features;
   std::string learner = "infholder";
+  std::string state;
   std::size_t min_group_pages = TemplateOptions{}.min_group_pages;
   unsigned jobs = 0;
   std::size_t max_page_bytes = IngestOptions{}.max_page_bytes;
@@ -96,7 +98,8 @@ class Writer {
 // --extractor template: every page is read and segmented first, templates
 // are learned per site group, and pages come out in input order. Pages of
 // groups too small to learn from get the density extractor's labels.
-IngestStats extract_with_templates(const ExtractArgs& args, const Pipeline& pipeline, const IngestOptions& ingest_options,
+IngestStats extract_with_templates(const ExtractArgs& args, const Pipeline& pipeline, TemplateStore* store,
+                                   const IngestOptions& ingest_options,
                                    const std::function<void(const PageResult&)>& emit) {
   std::vector<Analyzed> analyzed;
   OrderedBatches<RawPage, Analyzed> analyze(
@@ -115,11 +118,21 @@ IngestStats extract_with_templates(const ExtractArgs& args, const Pipeline& pipe
   TemplateOptions options;
   options.learner = args.learner == "inbreeding" ? TemplateLearner::kInbreeding : TemplateLearner::kInfholder;
   options.min_group_pages = args.min_group_pages;
-  std::vector<std::optional<Extraction>> labels = template_extract(pages, options);
+  std::vector<std::optional<Extraction>> labels =
+      template_extract(pages, options, [&](const std::string& group, const TemplateModel& model) {
+        if (store == nullptr) return;
+        if (Status st = store->put(group, model); !st.ok())
+          std::fprintf(stderr, "husk extract: %s\n", st.message().c_str());
+      });
   for (std::size_t i = 0; i < analyzed.size(); ++i) {
     Extraction e;
+    std::optional<TemplateModel> stored;
+    if (!labels[i] && store != nullptr) stored = store->find(pages[i].url, pages[i].id);
     if (labels[i]) {
       e = std::move(*labels[i]);
+      e.extractor = "template";
+    } else if (stored) {
+      e = apply_template(*stored, analyzed[i].blocks);
       e.extractor = "template";
     } else {
       e = pipeline.extract(analyzed[i]);
@@ -127,6 +140,26 @@ IngestStats extract_with_templates(const ExtractArgs& args, const Pipeline& pipe
     emit(pipeline.finish(std::move(analyzed[i]), std::move(e)));
   }
   return stats;
+}
+
+// --extractor auto with a template store: a site rule when one matches,
+// else the stored template of the page's site, else density.
+PageResult process_auto(const Pipeline& pipeline, const ExtractConfig& config, const TemplateStore& store,
+                        const RawPage& page) {
+  Analyzed a = pipeline.analyze(page, true);
+  if (!a.ok) return pipeline.finish(std::move(a), Extraction{});
+  std::string_view path = a.result.source.empty() ? std::string_view(a.result.id) : std::string_view(a.result.source);
+  bool ruled = config.sites && config.sites->find(a.result.url, path) != nullptr;
+  Extraction e;
+  std::optional<TemplateModel> stored;
+  if (!ruled) stored = store.find(a.result.url, path);
+  if (stored) {
+    e = apply_template(*stored, a.blocks);
+    e.extractor = "template";
+  } else {
+    e = pipeline.extract(a);
+  }
+  return pipeline.finish(std::move(a), std::move(e));
 }
 
 int run_extract(const ExtractArgs& args) {
@@ -147,6 +180,15 @@ int run_extract(const ExtractArgs& args) {
       return 2;
     }
     options.config.sites = std::move(*sites);
+  }
+  std::unique_ptr<TemplateStore> store;
+  if (!args.state.empty()) {
+    auto opened = TemplateStore::open(args.state);
+    if (!opened.ok()) {
+      std::fprintf(stderr, "husk extract: %s\n", opened.status().message().c_str());
+      return 1;
+    }
+    store = std::move(*opened);
   }
   Result<Pipeline> pipeline = Pipeline::make(options);
   if (!pipeline.ok()) {
@@ -173,7 +215,11 @@ int run_extract(const ExtractArgs& args) {
       OrderedBatches<RawPage, Processed>::resolve_jobs(args.jobs),
       [&](const RawPage& page) {
         Processed p;
-        p.result = features ? pipeline->process(page, &p.blocks, &p.labels) : pipeline->process(page);
+        if (store && args.extractor == "auto") {
+          p.result = process_auto(*pipeline, options.config, *store, page);
+        } else {
+          p.result = features ? pipeline->process(page, &p.blocks, &p.labels) : pipeline->process(page);
+        }
         return p;
       },
       [&](const RawPage&, Processed& p) {
@@ -190,7 +236,7 @@ int run_extract(const ExtractArgs& args) {
   ingest_options.max_page_bytes = args.max_page_bytes;
   IngestStats stats;
   if (args.extractor == "template") {
-    stats = extract_with_templates(args, *pipeline, ingest_options, [&](const PageResult& r) {
+    stats = extract_with_templates(args, *pipeline, store.get(), ingest_options, [&](const PageResult& r) {
       writer.out() << (text_format ? to_text(r) : to_jsonl(r));
       ++done;
       if (!r.error.empty()) ++errors;
@@ -248,6 +294,8 @@ Command add_extract_command(CLI::App& app) {
   cmd->add_option("--learner", args->learner, "template: infholder | inbreeding")
       ->check(CLI::IsMember({"infholder", "inbreeding"}))
       ->capture_default_str();
+  cmd->add_option("--state", args->state,
+                  "Template store (LMDB) in DIR: template runs save what they learn, auto and template runs use it");
   cmd->add_option("--min-group", args->min_group_pages, "template: pages a site group needs to learn from")
       ->capture_default_str();
   cmd->add_option("--dump-features", args->dump_features, "Write every block's features and label as JSONL to FILE");

@@ -3,7 +3,7 @@
 // only same-run ratios mean much); and of normalisation and each signer on
 // the clean text extracted from the same pages.
 //
-//   husk_bench --corpus DIR [google-benchmark flags]
+//   husk_bench --corpus DIR [--site DIR] [google-benchmark flags]
 //
 // The pages are read and gunzipped once, before timing. Rates: pages/s and
 // bytes/s of raw HTML.
@@ -14,6 +14,8 @@
 //   Normalize          normalisation of the clean text (bytes/s of clean text)
 //   NormalizeAndSignAll  normalisation + every signer
 //   Sign/NAME          one signer on normalised text (Sign/all: every signer)
+//   Site/density, Site/template   a multi-page site (--site): density alone,
+//                      and template learning + extraction of every page
 #include <benchmark/benchmark.h>
 #include <gumbo.h>
 
@@ -27,6 +29,7 @@
 #include "husk/ingest.h"
 #include "husk/pipeline.h"
 #include "husk/sign.h"
+#include "husk/template.h"
 
 namespace {
 
@@ -91,6 +94,39 @@ void Extract(benchmark::State& state) {
   report(state);
 }
 
+// A multi-page site (--site DIR): template learning + extraction of every
+// page against density alone, in the same run. Rates: pages/s of the site.
+std::vector<husk::RawPage>& site_pages() {
+  static std::vector<husk::RawPage> pages;
+  return pages;
+}
+
+void SiteDensity(benchmark::State& state) {
+  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(husk::PipelineOptions{});
+  for (auto _ : state)
+    for (const auto& page : site_pages()) benchmark::DoNotOptimize(pipeline->process(page));
+  state.counters["pages/s"] = benchmark::Counter(static_cast<double>(site_pages().size() * state.iterations()),
+                                                 benchmark::Counter::kIsRate);
+}
+
+// Analyse every page, learn the site's templates, label and finish each.
+void SiteTemplate(benchmark::State& state) {
+  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(husk::PipelineOptions{});
+  for (auto _ : state) {
+    std::vector<husk::Analyzed> analyzed;
+    for (const auto& page : site_pages()) analyzed.push_back(pipeline->analyze(page, false));
+    std::vector<husk::TemplatePage> pages;
+    for (const auto& a : analyzed) pages.push_back({a.result.url, a.result.source, &a.blocks});
+    auto labels = husk::template_extract(pages, husk::TemplateOptions{});
+    for (std::size_t i = 0; i < analyzed.size(); ++i) {
+      husk::Extraction e = labels[i] ? std::move(*labels[i]) : pipeline->extract(analyzed[i]);
+      benchmark::DoNotOptimize(pipeline->finish(std::move(analyzed[i]), std::move(e)));
+    }
+  }
+  state.counters["pages/s"] = benchmark::Counter(static_cast<double>(site_pages().size() * state.iterations()),
+                                                 benchmark::Counter::kIsRate);
+}
+
 // Normalisation and signing run over the clean text density extracts from
 // the corpus (extracted once, before timing). Rates: bytes/s of clean text.
 std::vector<std::string>& clean_texts() {
@@ -146,17 +182,19 @@ BENCHMARK(Extract)->ArgName("jobs")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecon
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string dir;
+  std::string dir, site;
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) {
       dir = argv[++i];
+    } else if (std::strcmp(argv[i], "--site") == 0 && i + 1 < argc) {
+      site = argv[++i];
     } else {
       rest.push_back(argv[i]);
     }
   }
   if (dir.empty()) {
-    std::fprintf(stderr, "usage: husk_bench --corpus DIR [benchmark flags]\n");
+    std::fprintf(stderr, "usage: husk_bench --corpus DIR [--site DIR] [benchmark flags]\n");
     return 2;
   }
   husk::ingest({dir}, husk::IngestOptions{}, [](husk::RawPage&& page) {
@@ -174,6 +212,15 @@ int main(int argc, char** argv) {
   for (const std::string& signer : husk::signer_names())
     benchmark::RegisterBenchmark(("Sign/" + signer).c_str(), Sign, signer)->Unit(benchmark::kMillisecond)->MinTime(0.5);
   benchmark::RegisterBenchmark("Sign/all", Sign, std::string("all"))->Unit(benchmark::kMillisecond)->MinTime(0.5);
+  if (!site.empty()) {
+    husk::ingest({site}, husk::IngestOptions{}, [](husk::RawPage&& page) {
+      if (page.error.empty()) site_pages().push_back(std::move(page));
+      return true;
+    });
+    std::fprintf(stderr, "site: %zu pages under %s\n", site_pages().size(), site.c_str());
+    benchmark::RegisterBenchmark("Site/density", SiteDensity)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+    benchmark::RegisterBenchmark("Site/template", SiteTemplate)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+  }
   int n = static_cast<int>(rest.size());
   benchmark::Initialize(&n, rest.data());
   benchmark::RunSpecifiedBenchmarks();

@@ -1,0 +1,154 @@
+// Issue bars on real multi-page sites from Debian packages (installed by
+// `make deps`): the template extractor against gold from each site's known
+// content, beside density; husk tune on five labelled pages, scored on the
+// rest of the site.
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <nlohmann/json.hpp>
+
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_husk;
+
+struct DocSite {
+  const char* name;
+  const char* dir;
+  const char* gold_rule;  // the site's known content, as a husk rule body
+};
+
+const DocSite kSites[] = {
+    {"python3.11-doc", "/usr/share/doc/python3.11/html", "include = [\"//div[@role='main']\"]"},
+    {"postgresql-doc-15", "/usr/share/doc/postgresql-doc-15/html",
+     "exclude = [\"//div[@class='navheader']\", \"//div[@class='navfooter']\"]"},
+};
+
+std::string docs_or_skip(const DocSite& site) {
+  if (fs::is_directory(site.dir)) return site.dir;
+  const char* ci = std::getenv("CI");
+  if (ci != nullptr && std::string(ci) == "true") ADD_FAILURE() << site.dir << " missing: make deps installs " << site.name;
+  return "";
+}
+
+// Gold {id: {articleBody}} from the site's known content.
+nlohmann::json gold_of(const DocSite& site, const test::TempDir& dir) {
+  fs::create_directories(dir.path() / "gold-rules");
+  test::write_file(dir.file("gold-rules/site.toml"),
+                   std::string("[[rule]]\nmatch = \"") + site.dir + "/\"\n" + site.gold_rule + "\n");
+  run_husk(std::string("extract --extractor xpath --sites ") + dir.file("gold-rules") + " " + site.dir + " -o " +
+           dir.file("gold.jsonl") + " 2>/dev/null");
+  nlohmann::json gold = nlohmann::json::object();
+  for (const std::string& line : test::lines(test::read_file(dir.file("gold.jsonl")))) {
+    auto j = nlohmann::json::parse(line);
+    gold[j["id"].get<std::string>()] = {{"articleBody", j["text"]}};
+  }
+  return gold;
+}
+
+double f1_of(const std::string& gold_file, const std::string& pred_file) {
+  auto j = nlohmann::json::parse(run_husk("eval extract --json --gold " + gold_file + " " + pred_file).out);
+  return j["f1"].get<double>();
+}
+
+TEST(TemplateDocs, TemplateBeatsDensityAndReachesTheBar) {
+  for (const DocSite& site : kSites) {
+    std::string docs = docs_or_skip(site);
+    if (docs.empty()) continue;
+    test::TempDir dir;
+    nlohmann::json gold = gold_of(site, dir);
+    ASSERT_GT(gold.size(), 400u) << site.name;
+    test::write_file(dir.file("gold.json"), gold.dump());
+    run_husk("extract --extractor template " + docs + " -o " + dir.file("template.jsonl"));
+    run_husk("extract --extractor density " + docs + " -o " + dir.file("density.jsonl"));
+    double t = f1_of(dir.file("gold.json"), dir.file("template.jsonl"));
+    double d = f1_of(dir.file("gold.json"), dir.file("density.jsonl"));
+    std::printf("%s: template F1 %.4f, density F1 %.4f\n", site.name, t, d);
+    EXPECT_GE(t, 0.95) << site.name;
+    EXPECT_GT(t, d) << site.name;
+  }
+}
+
+TEST(TemplateDocs, TuneOnFivePagesGeneralisesToTheSite) {
+  for (const DocSite& site : kSites) {
+    std::string docs = docs_or_skip(site);
+    if (docs.empty()) continue;
+    test::TempDir dir;
+    nlohmann::json gold = gold_of(site, dir);
+    // Five labelled pages, spread over the site.
+    std::vector<std::string> ids;
+    for (const auto& [id, v] : gold.items())
+      if (id.find('/') == std::string::npos || std::string(site.name) == "python3.11-doc") ids.push_back(id);
+    std::sort(ids.begin(), ids.end());
+    nlohmann::json labelled = nlohmann::json::object(), rest = nlohmann::json::object();
+    std::set<std::string> picked;
+    for (std::size_t i = 0; i < 5; ++i) picked.insert(ids[(i * ids.size()) / 5 + 1]);
+    fs::create_directories(dir.path() / "pages");
+    for (const auto& [id, v] : gold.items()) {
+      if (picked.count(id)) {
+        std::string name = fs::path(id).filename().string();
+        fs::copy_file(fs::path(docs) / id, dir.path() / "pages" / name);
+        labelled[name] = v;
+      } else {
+        rest[id] = v;
+      }
+    }
+    test::write_file(dir.file("labelled.json"), labelled.dump());
+    test::write_file(dir.file("rest.json"), rest.dump());
+    fs::create_directories(dir.path() / "none");
+    test::CommandResult tuned = run_husk("tune --site " + std::string(site.name) + " --sites " + dir.file("none") +
+                                         " --gold " + dir.file("labelled.json") + " --write " + dir.file("proposed.toml") +
+                                         " " + dir.file("pages"));
+    ASSERT_EQ(tuned.exit_code, 0) << tuned.out;
+    // The proposal matched the labelled pages' folder; point it at the site.
+    std::string rules = test::read_file(dir.file("proposed.toml"));
+    std::size_t m = rules.find("match = ");
+    ASSERT_NE(m, std::string::npos) << rules;
+    rules.replace(m, rules.find('\n', m) - m, std::string("match = \"") + docs + "/\"");
+    fs::create_directories(dir.path() / "rules");
+    test::write_file(dir.file("rules/site.toml"), rules);
+    run_husk("extract --extractor xpath --sites " + dir.file("rules") + " " + docs + " -o " + dir.file("tuned.jsonl") +
+             " 2>/dev/null");
+    double f1 = f1_of(dir.file("rest.json"), dir.file("tuned.jsonl"));
+    std::printf("%s: rules tuned on 5 pages score F1 %.4f on the other %zu\n%s", site.name, f1, rest.size(), rules.c_str());
+    EXPECT_GE(f1, 0.98) << site.name << "\n" << tuned.out;
+  }
+}
+
+}  // namespace
+}  // namespace husk
+
+namespace husk {
+namespace {
+
+TEST(TuneCli, ProposesTheContentContainerOfAMadeUpSite) {
+  test::TempDir dir;
+  std::string site = std::string(HUSK_SOURCE_DIR) + "/fixtures/sites/garden";
+  auto gold = nlohmann::json::parse(test::read_file(site + "/gold.json"));
+  nlohmann::json labelled = nlohmann::json::object();
+  for (const char* id : {"post1", "post3", "post5"}) labelled[id] = gold[id];
+  test::write_file(dir.file("labelled.json"), labelled.dump());
+  fs::create_directories(dir.path() / "none");
+  test::CommandResult r = test::run_husk("tune --site shop.example --sites " + dir.file("none") + " --gold " +
+                                         dir.file("labelled.json") + " --write " + dir.file("rule.toml") + " " + site);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("6 pages, 3 labelled"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("proposed: precision 1.0000  recall 1.0000  F1 1.0000"), std::string::npos) << r.out;
+  std::string rule = test::read_file(dir.file("rule.toml"));
+  EXPECT_NE(rule.find("[[rule]]"), std::string::npos);
+  EXPECT_NE(rule.find("include = [\"//div[@class='main']\"]"), std::string::npos) << rule;
+  EXPECT_NE(rule.find("exclude = [\"//div[@class='share']\"]"), std::string::npos) << rule;
+  // The written rule loads and extracts the unlabelled pages exactly.
+  fs::create_directories(dir.path() / "rules");
+  fs::copy_file(dir.file("rule.toml"), dir.file("rules/garden.toml"));
+  test::write_file(dir.file("gold.json"), gold.dump());
+  test::run_husk("extract --extractor xpath --sites " + dir.file("rules") + " " + site + " -o " + dir.file("out.jsonl"));
+  auto score = nlohmann::json::parse(test::run_husk("eval extract --json --gold " + dir.file("gold.json") + " " + dir.file("out.jsonl")).out);
+  EXPECT_DOUBLE_EQ(score["f1"].get<double>(), 1.0);
+}
+
+}  // namespace
+}  // namespace husk

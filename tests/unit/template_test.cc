@@ -1,0 +1,128 @@
+#include <map>
+#include <random>
+
+#include "husk/template.h"
+#include "husk/template_store.h"
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+// LCS length by plain recursion with memo: the obviously-correct twin.
+std::size_t lcs_length(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, std::size_t i, std::size_t j,
+                       std::map<std::pair<std::size_t, std::size_t>, std::size_t>& memo) {
+  if (i == a.size() || j == b.size()) return 0;
+  auto key = std::make_pair(i, j);
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  std::size_t best = a[i] == b[j] ? 1 + lcs_length(a, b, i + 1, j + 1, memo)
+                                  : std::max(lcs_length(a, b, i + 1, j, memo), lcs_length(a, b, i, j + 1, memo));
+  memo[key] = best;
+  return best;
+}
+
+TEST(Template, LcsAlignmentIsALongestCommonSubsequence) {
+  std::mt19937 rng(8);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<uint32_t> a(rng() % 25), b(rng() % 25);
+    for (auto& v : a) v = rng() % 5;
+    for (auto& v : b) v = rng() % 5;
+    auto aligned = lcs_alignment(a, b);
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> memo;
+    ASSERT_EQ(aligned.size(), lcs_length(a, b, 0, 0, memo));
+    for (std::size_t k = 0; k < aligned.size(); ++k) {
+      EXPECT_EQ(a[aligned[k].first], b[aligned[k].second]);
+      if (k > 0) {
+        EXPECT_LT(aligned[k - 1].first, aligned[k].first);
+        EXPECT_LT(aligned[k - 1].second, aligned[k].second);
+      }
+    }
+  }
+}
+
+TEST(Template, SiteGroups) {
+  EXPECT_EQ(site_group("https://site.org/a/b/c1.html", ""), "site.org/a/b/");
+  EXPECT_EQ(site_group("https://site.org/a/b/c2.html?x=1", ""), "site.org/a/b/");
+  EXPECT_EQ(site_group("https://site.org/a/b/c2.html", "", 1), "site.org/a/");
+  EXPECT_EQ(site_group("https://site.org/a/b/c2.html", "", 5), "site.org/");
+  EXPECT_EQ(site_group("", "/srv/docs/lib/x.html"), "/srv/docs/lib/");
+}
+
+std::vector<Blocks> garden() {
+  std::vector<Blocks> out;
+  for (int i = 1; i <= 6; ++i) {
+    Result<Dom> dom = parse(test::read_file(std::string(HUSK_SOURCE_DIR) + "/fixtures/sites/garden/post" +
+                                            std::to_string(i) + ".html"));
+    out.push_back(segment(*dom));
+  }
+  return out;
+}
+
+std::string kept(const Blocks& b, const Extraction& e) { return clean_text(b, e).text(); }
+
+class TemplateLearners : public ::testing::TestWithParam<TemplateLearner> {};
+
+TEST_P(TemplateLearners, RemoveWhatThePagesShare) {
+  std::vector<Blocks> pages = garden();
+  std::vector<const Blocks*> ptrs;
+  for (const Blocks& b : pages) ptrs.push_back(&b);
+  TemplateOptions options;
+  options.learner = GetParam();
+  TemplateModel model = learn_template(ptrs, options);
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    std::string text = kept(pages[i], apply_template(model, pages[i]));
+    EXPECT_EQ(text.find("Free delivery"), std::string::npos) << i;
+    EXPECT_EQ(text.find("Copyright"), std::string::npos) << i;
+    EXPECT_EQ(text.find("Categories"), std::string::npos) << i;
+    EXPECT_EQ(text.find("Share this post"), std::string::npos) << i;
+    EXPECT_NE(text.find(pages[i].first_h1), std::string::npos) << i;
+  }
+  EXPECT_NE(kept(pages[0], apply_template(model, pages[0])).find("Water at the base in the morning"), std::string::npos);
+  // The model survives storage.
+  auto back = deserialize_template(serialize(model));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->reference, model.reference);
+  EXPECT_EQ(back->reference_template, model.reference_template);
+  EXPECT_EQ(back->template_set, model.template_set);
+  EXPECT_FALSE(deserialize_template("not a model").has_value());
+}
+
+INSTANTIATE_TEST_SUITE_P(Both, TemplateLearners, ::testing::Values(TemplateLearner::kInfholder, TemplateLearner::kInbreeding));
+
+TEST(Template, SmallGroupsLearnNothing) {
+  std::vector<Blocks> pages = garden();
+  std::vector<std::string> urls;
+  for (std::size_t i = 0; i < 6; ++i) urls.push_back("https://shop.example/blog/p" + std::to_string(i));
+  std::vector<TemplatePage> view;
+  for (std::size_t i = 0; i < 3; ++i) view.push_back({urls[i], "", &pages[i]});
+  TemplateOptions options;
+  auto labels = template_extract(view, options);
+  for (const auto& l : labels) EXPECT_FALSE(l.has_value());
+  for (std::size_t i = 3; i < 6; ++i) view.push_back({urls[i], "", &pages[i]});
+  std::vector<std::string> groups;
+  labels = template_extract(view, options, [&](const std::string& g, const TemplateModel&) { groups.push_back(g); });
+  for (const auto& l : labels) EXPECT_TRUE(l.has_value());
+  EXPECT_EQ(groups, (std::vector<std::string>{"shop.example/blog/"}));
+}
+
+TEST(TemplateStore, KeepsModelsAcrossOpens) {
+  test::TempDir dir;
+  TemplateModel model;
+  model.reference = {1, 2, 3};
+  model.reference_template = {1, 0, 1};
+  model.pages = 7;
+  {
+    auto store = TemplateStore::open(dir.file("state"));
+    ASSERT_TRUE(store.ok()) << store.status().to_string();
+    ASSERT_TRUE((*store)->put("shop.example/blog/", model).ok());
+  }
+  auto store = TemplateStore::open(dir.file("state"));
+  ASSERT_TRUE(store.ok());
+  auto got = (*store)->find("https://shop.example/blog/new-post.html", "");
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->reference, model.reference);
+  EXPECT_EQ(got->pages, 7u);
+  EXPECT_FALSE((*store)->find("https://other.example/x.html", "").has_value());
+}
+
+}  // namespace
+}  // namespace husk

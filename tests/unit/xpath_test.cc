@@ -1,0 +1,79 @@
+#include "husk/pipeline.h"
+#include "husk/site_rules.h"
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+constexpr const char* kPage = R"(<html><body><div id="nav"><a href="/">Home</a> <a href="/x">X</a></div>
+<div class="article"><h1>Title</h1><p>First paragraph of the story.</p><div class="ad">Buy now</div>
+<p>Second paragraph of the story.</p></div><div class="footer">Footer text</div></body></html>)";
+
+std::string run(const std::string& rules_toml, const std::string& url, std::vector<std::string>* warnings = nullptr,
+                std::string* extractor = nullptr) {
+  auto rules = SiteRules::parse(rules_toml, "test.toml");
+  EXPECT_TRUE(rules.ok()) << rules.status().to_string();
+  PipelineOptions options;
+  options.extractor = "xpath";
+  options.config.sites = *rules;
+  auto pipeline = Pipeline::make(options);
+  RawPage page;
+  page.id = "p";
+  page.url = url;
+  page.bytes = kPage;
+  PageResult r = pipeline->process(page);
+  if (warnings) *warnings = r.warnings;
+  if (extractor) *extractor = r.extractor;
+  return r.text;
+}
+
+TEST(Xpath, IncludeAndExcludeSelectBlocks) {
+  std::string text = run("[[rule]]\nhost = \"news.example\"\ninclude = [\"//div[@class='article']\"]\n"
+                         "exclude = [\"//div[@class='ad']\"]\n",
+                         "https://news.example/a/1.html");
+  EXPECT_EQ(text, "Title\n\nFirst paragraph of the story.\n\nSecond paragraph of the story.");
+}
+
+TEST(Xpath, RuleMatchingNothingIsReported) {
+  std::vector<std::string> warnings;
+  std::string extractor;
+  run("[[rule]]\nmatch = \"news\\\\.example/a/\"\ninclude = [\"//div[@class='story']\"]\n", "https://news.example/a/1.html",
+      &warnings, &extractor);
+  EXPECT_EQ(extractor, "xpath");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("test.toml:1"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("matched nothing"), std::string::npos);
+}
+
+TEST(Xpath, PagesWithoutARuleFallBackToDensity) {
+  std::vector<std::string> warnings;
+  std::string extractor;
+  std::string text = run("[[rule]]\nhost = \"other.example\"\nexclude = [\"//div\"]\n", "https://news.example/1.html",
+                         &warnings, &extractor);
+  EXPECT_EQ(extractor, "density");
+  EXPECT_NE(text.find("First paragraph"), std::string::npos);
+}
+
+TEST(Xpath, BadRulesNameFileLineAndOffset) {
+  auto bad = SiteRules::parse("[[rule]]\nhost = \"a.b\"\ninclude = [\"//div[@class='x'\"]\n", "r.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("r.toml:3"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("offset"), std::string::npos);
+  auto no_matcher = SiteRules::parse("[[rule]]\ninclude = [\"//div\"]\n", "r.toml");
+  ASSERT_FALSE(no_matcher.ok());
+  EXPECT_NE(no_matcher.status().message().find("host or match"), std::string::npos);
+  auto unknown = SiteRules::parse("[[rule]]\nhost = \"a\"\ninclude = [\"//p\"]\nincluded = 1\n", "r.toml");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("r.toml:4"), std::string::npos);
+  auto regex = SiteRules::parse("[[rule]]\nmatch = \"(\"\ninclude = [\"//p\"]\n", "r.toml");
+  ASSERT_FALSE(regex.ok());
+  EXPECT_NE(regex.status().message().find("r.toml:2"), std::string::npos);
+}
+
+TEST(Xpath, HostsOfUrls) {
+  EXPECT_EQ(url_host("https://User@News.Example:8080/a?b"), "news.example");
+  EXPECT_EQ(url_host("not a url"), "");
+}
+
+}  // namespace
+}  // namespace husk
