@@ -41,6 +41,12 @@ RuleScore score_with(const std::vector<TunePage>& pages, const Prepared& prepare
   for (std::size_t p = 0; p < pages.size(); ++p) {
     Extraction e = prepared.pages[p]->select(include, exclude, include_text, exclude_text, pages[p].id);
     for (std::string& w : e.warnings) score.warnings.push_back(pages[p].id + ": " + w);
+    double all = 0, kept = 0;
+    for (std::size_t b = 0; b < e.keep.size(); ++b) {
+      all += pages[p].blocks->blocks[b].features.words;
+      if (e.keep[b]) kept += pages[p].blocks->blocks[b].features.words;
+    }
+    score.page_kept.push_back(all > 0 ? kept / all : 0.0);
     PageScore s;
     s.id = pages[p].id;
     s.match = match_shingles(pages[p].gold, clean_text(*pages[p].blocks, e).text());

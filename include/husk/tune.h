@@ -32,7 +32,8 @@ struct RuleScore {
   std::vector<std::string> include;
   std::vector<std::string> exclude;
   double precision = 0, recall = 0, f1 = 0;
-  std::vector<double> page_f1;  // per page, in input order
+  std::vector<double> page_f1;     // per page, in input order
+  std::vector<double> page_kept;   // per page: share of its visible words the rule keeps
   std::vector<std::string> warnings;
 };
 

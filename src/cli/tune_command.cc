@@ -118,8 +118,14 @@ int run_tune(const TuneArgs& args) {
       std::vector<TunePage> all;
       for (const Analyzed& a : analyzed) all.push_back({a.result.id, "", &a.blocks, &*a.dom});
       auto everywhere = score_rule(all, current->include, current->exclude);
-      if (everywhere.ok())
+      if (everywhere.ok()) {
         for (const std::string& w : everywhere->warnings) std::printf("  problem: %s\n", w.c_str());
+        // A rule that keeps nearly all of a page's words removed no template.
+        for (std::size_t i = 0; i < all.size(); ++i)
+          if (everywhere->page_kept[i] >= 0.95)
+            std::printf("  problem: %s: the rule keeps %.0f%% of the page's words\n", all[i].id.c_str(),
+                        100 * everywhere->page_kept[i]);
+      }
     }
   } else {
     std::printf("\nno current rule for %s\n", args.site.c_str());
