@@ -105,9 +105,11 @@ int run_tune(const TuneArgs& args) {
   if (auto loaded = SiteRules::load_dir(args.sites); loaded.ok()) rules = *loaded;
   const SiteRule* current = nullptr;
   if (rules) {
+    // The pages' own URL or file path, else the --site host.
     const Analyzed& first = analyzed.front();
-    current = rules->find(first.result.url.empty() ? "https://" + args.site + "/" : first.result.url,
-                          first.result.source.empty() ? first.result.id : first.result.source);
+    std::string path = first.result.source.empty() ? first.result.id : first.result.source;
+    current = rules->find(first.result.url, path);
+    if (current == nullptr && first.result.url.empty()) current = rules->find("https://" + args.site + "/", path);
   }
   if (current != nullptr) {
     std::printf("\ncurrent rule %s:%d\n", current->file.c_str(), current->line);
