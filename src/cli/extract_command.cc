@@ -6,6 +6,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/analyze_all.h"
 #include "cli/commands.h"
 #include "cli/ordered_batches.h"
 #include "cli/progress.h"
@@ -101,17 +102,8 @@ class Writer {
 IngestStats extract_with_templates(const ExtractArgs& args, const Pipeline& pipeline, TemplateStore* store,
                                    const IngestOptions& ingest_options,
                                    const std::function<void(const PageResult&)>& emit) {
-  std::vector<Analyzed> analyzed;
-  OrderedBatches<RawPage, Analyzed> analyze(
-      OrderedBatches<RawPage, Analyzed>::resolve_jobs(args.jobs),
-      [&](const RawPage& page) { return pipeline.analyze(page, false); },
-      [&](const RawPage&, Analyzed& a) { analyzed.push_back(std::move(a)); });
-  IngestStats stats = ingest(args.inputs, ingest_options, [&](RawPage&& page) {
-    std::size_t size = page.bytes.size();
-    analyze.push(std::move(page), size);
-    return true;
-  });
-  analyze.finish();
+  IngestStats stats;
+  std::vector<Analyzed> analyzed = analyze_all(args.inputs, ingest_options, pipeline, args.jobs, false, stats);
   std::vector<TemplatePage> pages;
   for (const Analyzed& a : analyzed)
     pages.push_back({a.result.url, a.result.source.empty() ? a.result.id : a.result.source, &a.blocks});

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
 
+#include "cli/analyze_all.h"
 #include "cli/commands.h"
-#include "cli/ordered_batches.h"
 #include "husk/eval.h"
 #include "husk/ingest.h"
 #include "husk/pipeline.h"
@@ -73,19 +73,9 @@ int run_tune(const TuneArgs& args) {
     return 1;
   }
   Result<Pipeline> pipeline = Pipeline::make(PipelineOptions{});
-  std::vector<Analyzed> analyzed;
-  OrderedBatches<RawPage, Analyzed> analyze(
-      OrderedBatches<RawPage, Analyzed>::resolve_jobs(args.jobs),
-      [&](const RawPage& page) { return pipeline->analyze(page, true); },
-      [&](const RawPage&, Analyzed& a) {
-        if (a.ok) analyzed.push_back(std::move(a));
-      });
-  IngestStats stats = ingest(args.inputs, IngestOptions{}, [&](RawPage&& page) {
-    std::size_t size = page.bytes.size();
-    analyze.push(std::move(page), size);
-    return true;
-  });
-  analyze.finish();
+  IngestStats stats;
+  std::vector<Analyzed> analyzed = analyze_all(args.inputs, IngestOptions{}, *pipeline, args.jobs, true, stats);
+  std::erase_if(analyzed, [](const Analyzed& a) { return !a.ok; });
   for (const Status& st : stats.input_errors) std::fprintf(stderr, "husk tune: %s\n", st.message().c_str());
   std::vector<TunePage> labelled;
   for (const Analyzed& a : analyzed) {
