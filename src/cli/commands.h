@@ -19,5 +19,8 @@ Command add_sign_command(CLI::App& app);
 Command add_idf_command(CLI::App& app);
 Command add_dedup_command(CLI::App& app);
 Command add_tune_command(CLI::App& app);
+Command add_hook_command(CLI::App& app);
+Command add_serve_command(CLI::App& app);
+Command add_db_command(CLI::App& app);
 
 }  // namespace husk::cli

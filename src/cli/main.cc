@@ -14,7 +14,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::vector<husk::cli::Command> commands = {husk::cli::add_extract_command(app), husk::cli::add_sign_command(app),
                                                husk::cli::add_idf_command(app), husk::cli::add_dedup_command(app),
-                                               husk::cli::add_tune_command(app), husk::cli::add_eval_command(app)};
+                                               husk::cli::add_tune_command(app), husk::cli::add_serve_command(app),
+                                               husk::cli::add_hook_command(app), husk::cli::add_db_command(app),
+                                               husk::cli::add_eval_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

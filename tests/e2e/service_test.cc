@@ -1,0 +1,269 @@
+// husk serve and husk hook through the binary: the API, bad input, the
+// crash test (kill -9 at random moments, every acknowledged page survives
+// and the index verifies clean, 20 times) and graceful shutdown.
+#include <httplib.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+#include "unit/test_util.h"
+
+extern char** environ;
+
+namespace husk {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A `husk serve` child process on a free loopback port.
+class Server {
+ public:
+  Server(const std::string& db, std::vector<std::string> extra = {}) {
+    static std::atomic<int> next{0};
+    for (int attempt = 0; attempt < 20 && pid_ <= 0; ++attempt) {
+      port_ = 21000 + (static_cast<int>(getpid()) * 7 + next++ * 13) % 20000;
+      std::vector<std::string> args = {HUSK_BINARY, "serve", "--listen", "127.0.0.1:" + std::to_string(port_), "--db", db};
+      for (auto& e : extra) args.push_back(e);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      posix_spawn_file_actions_t actions;
+      posix_spawn_file_actions_init(&actions);
+      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+      posix_spawn(&pid_, HUSK_BINARY, &actions, nullptr, argv.data(), environ);
+      posix_spawn_file_actions_destroy(&actions);
+      httplib::Client c("127.0.0.1", port_);
+      bool up = false;
+      for (int i = 0; i < 100 && !up; ++i) {
+        std::this_thread::sleep_for(20ms);
+        auto r = c.Get("/healthz");
+        up = r && r->status == 200;
+        int status = 0;
+        if (!up && waitpid(pid_, &status, WNOHANG) == pid_) break;  // the port was taken
+      }
+      if (!up) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, nullptr, 0);
+        pid_ = -1;
+      }
+    }
+  }
+  ~Server() { stop(SIGKILL); }
+  int stop(int sig) {
+    if (pid_ <= 0) return -1;
+    kill(pid_, sig);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  bool up() const { return pid_ > 0; }
+  int port() const { return port_; }
+  httplib::Client client() const {
+    httplib::Client c("127.0.0.1", port_);
+    c.set_read_timeout(30, 0);
+    return c;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+std::string page(int n) {
+  static const char* kWords[] = {"harbour", "library", "council", "river", "mountain", "bread", "orchard", "violin",
+                                 "glacier", "lantern", "meadow", "copper", "falcon", "quarry", "tundra", "saffron"};
+  std::string p = "<html><head><title>Story " + std::to_string(n) + "</title></head><body><article>";
+  for (int s = 0; s < 6; ++s) {
+    p += "<p>";
+    for (int w = 0; w < 20; ++w) p += std::string(kWords[(n * 7 + s * 5 + w * 3) % 16]) + std::to_string((n + w) % 13) + " ";
+    p += "</p>";
+  }
+  return p + "</article></body></html>";
+}
+
+nlohmann::json post(httplib::Client& c, const std::string& url, const std::string& html) {
+  auto r = c.Post("/v1/pages", {{"X-Url", url}}, html, "text/html");
+  if (!r) return nullptr;
+  auto j = nlohmann::json::parse(r->body, nullptr, false);
+  j["_status"] = r->status;
+  return j;
+}
+
+TEST(Service, PagesClustersAndMetrics) {
+  test::TempDir dir;
+  Server s(dir.file("db"));
+  ASSERT_TRUE(s.up());
+  auto c = s.client();
+  auto a = post(c, "https://news.example/a", page(1));
+  ASSERT_EQ(a["_status"], 200) << a.dump();
+  EXPECT_TRUE(a["duplicate_of"].is_null());
+  EXPECT_EQ(a["cluster"], a["id"]);
+  EXPECT_NE(a["text"].get<std::string>().find("Story") == std::string::npos, false);
+  // The same article under another URL, with a timestamp added.
+  std::string copy = page(1);
+  copy.insert(copy.find("<article>") + 9, "<p>Updated 10:45</p>");
+  auto b = post(c, "https://mirror.example/a", copy);
+  ASSERT_EQ(b["_status"], 200);
+  ASSERT_TRUE(b["duplicate_of"].is_object()) << b.dump();
+  EXPECT_EQ(b["duplicate_of"]["id"], a["id"]);
+  EXPECT_EQ(b["duplicate_of"]["url"], "https://news.example/a");
+  EXPECT_EQ(b["cluster"], a["id"]);
+  auto other = post(c, "https://news.example/b", page(2));
+  EXPECT_TRUE(other["duplicate_of"].is_null());
+  // JSON body, and ?text=0.
+  auto j = c.Post("/v1/pages?text=0", nlohmann::json({{"url", "https://news.example/c"}, {"html", page(3)}}).dump(),
+                  "application/json");
+  ASSERT_TRUE(j);
+  auto jj = nlohmann::json::parse(j->body);
+  EXPECT_FALSE(jj.contains("text"));
+  // Reading back.
+  auto got = c.Get("/v1/pages/" + a["id"].get<std::string>());
+  ASSERT_TRUE(got && got->status == 200);
+  EXPECT_EQ(nlohmann::json::parse(got->body)["url"], "https://news.example/a");
+  auto cluster = c.Get("/v1/clusters/" + a["id"].get<std::string>());
+  ASSERT_TRUE(cluster && cluster->status == 200);
+  EXPECT_EQ(nlohmann::json::parse(cluster->body)["size"], 2);
+  // Batch.
+  std::string batch = nlohmann::json({{"url", "https://news.example/d"}, {"html", page(4)}}).dump() + "\n{oops}\n" +
+                      nlohmann::json({{"url", "https://news.example/e"}, {"html", page(1)}}).dump() + "\n";
+  auto br = c.Post("/v1/pages:batch", batch, "application/x-ndjson");
+  ASSERT_TRUE(br && br->status == 200);
+  std::vector<std::string> lines = test::lines(br->body);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_TRUE(nlohmann::json::parse(lines[1]).contains("error"));
+  EXPECT_EQ(nlohmann::json::parse(lines[2])["duplicate_of"]["id"], a["id"]);
+  // Delete: the page goes, its cluster keeps its other pages.
+  auto del = c.Delete("/v1/pages/" + a["id"].get<std::string>());
+  ASSERT_TRUE(del && del->status == 200);
+  EXPECT_EQ(c.Get("/v1/pages/" + a["id"].get<std::string>())->status, 404);
+  EXPECT_EQ(c.Delete("/v1/pages/" + a["id"].get<std::string>())->status, 404);
+  auto metrics = c.Get("/metrics");
+  ASSERT_TRUE(metrics && metrics->status == 200);
+  EXPECT_NE(metrics->body.find("husk_pages_indexed 5"), std::string::npos) << metrics->body;
+  EXPECT_NE(metrics->body.find("husk_request_seconds_bucket"), std::string::npos);
+  EXPECT_EQ(s.stop(SIGTERM), 0);
+  test::CommandResult v = test::run_husk("db verify --db " + dir.file("db"));
+  EXPECT_EQ(v.exit_code, 0) << v.out;
+}
+
+TEST(Service, BadInputGetsJsonErrorsAndIndexesNothing) {
+  test::TempDir dir;
+  Server s(dir.file("db"), {"--read-timeout", "1", "--max-body", "8000000"});
+  ASSERT_TRUE(s.up());
+  auto c = s.client();
+  auto expect_error = [&](const httplib::Result& r, int status, const char* what) {
+    ASSERT_TRUE(r) << what;
+    EXPECT_EQ(r->status, status) << what << ": " << r->body;
+    auto j = nlohmann::json::parse(r->body, nullptr, false);
+    EXPECT_TRUE(!j.is_discarded() && j.contains("error")) << what << ": " << r->body;
+  };
+  expect_error(c.Post("/v1/pages", "", "text/html"), 400, "empty body");
+  expect_error(c.Post("/v1/pages", std::string(100u << 20, 'a'), "text/html"), 413, "100 MB body");
+  std::mt19937 rng(1);
+  std::string junk(5000, '\0');
+  for (char& ch : junk) ch = static_cast<char>(rng());
+  junk[10] = '\0';
+  expect_error(c.Post("/v1/pages", junk, "text/html"), 415, "binary junk");
+  expect_error(c.Post("/v1/pages", "{\"url\": 1, \"html", "application/json"), 400, "malformed JSON");
+  expect_error(c.Post("/v1/pages", "GIF89a", "image/gif"), 415, "wrong content type");
+  // Slow loris: headers promise a body that never comes.
+  {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(s.port()));
+    addr.sin_addr.s_addr = htonl(0x7F000001);
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    std::string head = "POST /v1/pages HTTP/1.1\r\nHost: x\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n<html>";
+    ASSERT_GT(send(fd, head.data(), head.size(), 0), 0);
+    // Meanwhile the service answers others.
+    auto ok = post(c, "https://news.example/ok", page(9));
+    EXPECT_EQ(ok["_status"], 200);
+    std::this_thread::sleep_for(1500ms);  // past the read timeout: the server gives up on it
+    close(fd);
+  }
+  auto health = c.Get("/healthz");
+  ASSERT_TRUE(health && health->status == 200);
+  s.stop(SIGTERM);
+  auto stats = nlohmann::json::parse(test::run_husk("db stats --db " + dir.file("db")).out);
+  EXPECT_EQ(stats["pages"], 1) << "only the good page is indexed";
+  EXPECT_EQ(test::run_husk("db verify --db " + dir.file("db")).exit_code, 0);
+}
+
+TEST(Service, KillNineLosesNoAcknowledgedPage) {
+  test::TempDir dir;
+  std::mt19937 rng(2026);
+  std::vector<std::string> acked;
+  int next = 0;
+  for (int round = 0; round < 20; ++round) {
+    Server s(dir.file("db"));
+    ASSERT_TRUE(s.up()) << "round " << round;
+    std::atomic<bool> go{true};
+    std::mutex m;
+    auto writer = [&](int lane) {
+      auto c = s.client();
+      c.set_connection_timeout(1, 0);
+      while (go) {
+        int n;
+        {
+          std::lock_guard<std::mutex> lock(m);
+          n = next++;
+        }
+        auto r = c.Post("/v1/pages", {{"X-Url", "https://crash.example/" + std::to_string(n)}}, page(n), "text/html");
+        if (!r || r->status != 200) return;  // the server is gone: this page was never acknowledged
+        std::lock_guard<std::mutex> lock(m);
+        acked.push_back(nlohmann::json::parse(r->body)["id"]);
+      }
+    };
+    std::thread a(writer, 0), b(writer, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(30 + rng() % 250));
+    s.stop(SIGKILL);
+    go = false;
+    a.join();
+    b.join();
+    // Every page acknowledged so far is there after the restart.
+    Server again(dir.file("db"));
+    ASSERT_TRUE(again.up());
+    auto c = again.client();
+    for (const std::string& id : acked) {
+      auto r = c.Get("/v1/pages/" + id);
+      ASSERT_TRUE(r && r->status == 200) << "round " << round << ": acknowledged page " << id << " lost";
+    }
+    again.stop(SIGTERM);
+    test::CommandResult v = test::run_husk("db verify --db " + dir.file("db"));
+    ASSERT_EQ(v.exit_code, 0) << "round " << round << ": " << v.out;
+  }
+  EXPECT_GT(acked.size(), 40u);
+}
+
+TEST(Service, HookOverAPipe) {
+  test::TempDir dir;
+  std::string in = nlohmann::json({{"url", "https://pipe.example/1"}, {"html", page(5)}}).dump() + "\n" +
+                   nlohmann::json({{"url", "https://pipe.example/2"}, {"html", page(5)}}).dump() + "\nnot json\n";
+  test::write_file(dir.file("in.jsonl"), in);
+  test::CommandResult r = test::run_husk("hook --db " + dir.file("db") + " < " + dir.file("in.jsonl"));
+  EXPECT_EQ(r.exit_code, 0);
+  std::vector<std::string> lines = test::lines(r.out);
+  ASSERT_EQ(lines.size(), 3u);
+  auto first = nlohmann::json::parse(lines[0]);
+  auto second = nlohmann::json::parse(lines[1]);
+  EXPECT_TRUE(first["duplicate_of"].is_null());
+  EXPECT_EQ(second["duplicate_of"]["id"], first["id"]);
+  EXPECT_TRUE(nlohmann::json::parse(lines[2]).contains("error"));
+  test::CommandResult exported = test::run_husk("db export --db " + dir.file("db"));
+  EXPECT_EQ(test::lines(exported.out).size(), 2u);
+  EXPECT_EQ(test::run_husk("db compact --db " + dir.file("db") + " " + dir.file("backup")).exit_code, 0);
+  EXPECT_EQ(test::run_husk("db verify --db " + dir.file("backup")).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace husk
