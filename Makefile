@@ -11,14 +11,15 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DATASETS ?= ../shared/datasets
 
 # python3.11-doc and postgresql-doc-15 are real multi-page sites the
-# template tests and benchmark run on.
+# template tests and benchmark run on; wget is the real crawler the service
+# test uses as its client.
 APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev \
   libssl-dev libxxhash-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
   libgtest-dev libgmock-dev libbenchmark-dev \
-  python3.11-doc postgresql-doc-15
+  python3.11-doc postgresql-doc-15 wget
 
-.PHONY: all deps build demo test bench fuzz clean
+.PHONY: all deps build demo test bench load fuzz clean
 
 all: build
 
@@ -53,6 +54,18 @@ bench: build
 	$(BUILD)/tests/bench/husk_bench --corpus $(DATASETS)/article-extraction-benchmark/html \
 	  --site /usr/share/doc/python3.11/html --benchmark_counters_tabular=true
 	$(BUILD)/tests/bench/husk_dedup_bench --benchmark_counters_tabular=true
+
+# The service under load on loopback: husk serve with a fresh index, the
+# benchmark pages posted (3 times, new URLs each time) over 2 and 16
+# connections; then the single-process CLI on the same pages.
+LOAD_PORT ?= 18731
+load: build
+	@rm -rf out/load-db && mkdir -p out
+	@$(BUILD)/husk serve --listen 127.0.0.1:$(LOAD_PORT) --db out/load-db 2>out/load-serve.log & echo $$! > out/load.pid; sleep 1
+	$(BUILD)/tests/bench/husk_load --port $(LOAD_PORT) --corpus $(DATASETS)/article-extraction-benchmark/html --connections 2 --repeat 3
+	$(BUILD)/tests/bench/husk_load --port $(LOAD_PORT) --corpus $(DATASETS)/article-extraction-benchmark/html --connections 16 --repeat 3
+	@kill -TERM $$(cat out/load.pid); rm -f out/load.pid
+	@bash -c 'time $(BUILD)/husk extract -j1 $(DATASETS)/article-extraction-benchmark/html -o /dev/null'
 
 # libFuzzer target for decode + parse + extract (clang).
 fuzz: deps

@@ -39,9 +39,10 @@ std::string result_json(const HookResult& r, bool with_text) {
 
 std::string error_json(const std::string& message) { return nlohmann::json({{"error", message}}).dump(); }
 
-Result<std::unique_ptr<Hook>> open_hook(const std::string& db) {
+Result<std::unique_ptr<Hook>> open_hook(const std::string& db, bool fsync_each_commit = false) {
   HookOptions options;
   options.db = db;
+  options.fsync_each_commit = fsync_each_commit;
   return Hook::open(options);
 }
 
@@ -85,6 +86,7 @@ struct ServeArgs {
   std::size_t max_inflight = 64;      // concurrent requests before 503
   unsigned threads = 0;               // HTTP worker threads (0: 2 per core)
   int read_timeout_s = 10;            // a body slower than this is cut (slow loris)
+  bool fsync = false;                 // flush to disk before each acknowledgement
 };
 
 // Prometheus text exposition: counters and a latency histogram.
@@ -148,7 +150,7 @@ bool looks_binary(std::string_view body) {
 }
 
 int run_serve(const ServeArgs& args) {
-  auto opened = open_hook(args.db);
+  auto opened = open_hook(args.db, args.fsync);
   if (!opened.ok()) {
     std::fprintf(stderr, "husk serve: %s\n", opened.status().message().c_str());
     return 1;
@@ -168,6 +170,7 @@ int run_serve(const ServeArgs& args) {
   unsigned threads = args.threads != 0 ? args.threads : std::max(2u, 2 * std::thread::hardware_concurrency());
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   server.set_payload_max_length(args.max_body);
+  server.set_tcp_nodelay(true);  // small answers must not wait for delayed ACKs (40 ms)
   server.set_read_timeout(args.read_timeout_s, 0);
   server.set_write_timeout(args.read_timeout_s, 0);
 
@@ -385,6 +388,9 @@ Command add_serve_command(CLI::App& app) {
   cmd->add_option("--max-inflight", args->max_inflight, "Concurrent requests before 503")->capture_default_str();
   cmd->add_option("--threads", args->threads, "HTTP worker threads (0: two per core)")->capture_default_str();
   cmd->add_option("--read-timeout", args->read_timeout_s, "Seconds a request may take to arrive")->capture_default_str();
+  cmd->add_flag("--fsync", args->fsync,
+                "Flush each commit to disk before acknowledging (survives power loss; default: survives a killed process, "
+                "flushed every second)");
   return {cmd, [args] { return run_serve(*args); }};
 }
 

@@ -65,6 +65,8 @@ struct Hook::Impl {
   std::deque<Job*> queue;
   bool stopping = false;
   std::thread writer;
+  std::thread syncer;  // flushes the index to disk every sync_interval_ms
+  std::condition_variable sync_wake;
 
   explicit Impl(const HookOptions& o, Pipeline p) : options(o), pipeline(std::move(p)) {}
 
@@ -74,8 +76,13 @@ struct Hook::Impl {
       stopping = true;
     }
     wake.notify_all();
+    sync_wake.notify_all();
     if (writer.joinable()) writer.join();
-    if (env != nullptr) mdb_env_close(env);
+    if (syncer.joinable()) syncer.join();
+    if (env != nullptr) {
+      mdb_env_sync(env, 1);
+      mdb_env_close(env);
+    }
   }
 
   std::vector<std::string> keys_of_bands(const std::vector<uint32_t>& m) const {
@@ -355,7 +362,7 @@ Result<std::unique_ptr<Hook>> Hook::open(const HookOptions& options) {
   int rc = mdb_env_create(&impl->env);
   if (rc == 0) rc = mdb_env_set_maxdbs(impl->env, 16);
   if (rc == 0) rc = mdb_env_set_mapsize(impl->env, options.map_size);
-  if (rc == 0) rc = mdb_env_open(impl->env, options.db.c_str(), 0, 0664);
+  if (rc == 0) rc = mdb_env_open(impl->env, options.db.c_str(), options.fsync_each_commit ? 0 : MDB_NOSYNC, 0664);
   if (rc != 0) return lmdb_error(rc, options.db + ": cannot open the index");
   MDB_txn* txn = nullptr;
   rc = mdb_txn_begin(impl->env, nullptr, 0, &txn);
@@ -381,6 +388,16 @@ Result<std::unique_ptr<Hook>> Hook::open(const HookOptions& options) {
   impl->band_count = b;
   impl->band_rows = r;
   impl->writer = std::thread([raw = impl.get()] { raw->write_loop(); });
+  if (!options.fsync_each_commit)
+    impl->syncer = std::thread([raw = impl.get()] {
+      std::unique_lock<std::mutex> lock(raw->mutex);
+      while (!raw->stopping) {
+        raw->sync_wake.wait_for(lock, std::chrono::milliseconds(raw->options.sync_interval_ms));
+        lock.unlock();
+        mdb_env_sync(raw->env, 1);
+        lock.lock();
+      }
+    });
   return std::unique_ptr<Hook>(new Hook(std::move(impl)));
 }
 
