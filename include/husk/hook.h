@@ -53,6 +53,9 @@ struct HookOptions {
   // last commits, never corrupt the index).
   bool fsync_each_commit = false;
   unsigned sync_interval_ms = 1000;
+  // A template store (husk extract --extractor template --state DIR): pages
+  // of a site with a learned template are extracted with it.
+  std::string templates;
 };
 
 struct HookResult {

@@ -39,10 +39,12 @@ std::string result_json(const HookResult& r, bool with_text) {
 
 std::string error_json(const std::string& message) { return nlohmann::json({{"error", message}}).dump(); }
 
-Result<std::unique_ptr<Hook>> open_hook(const std::string& db, bool fsync_each_commit = false) {
+Result<std::unique_ptr<Hook>> open_hook(const std::string& db, bool fsync_each_commit = false,
+                                        const std::string& templates = "") {
   HookOptions options;
   options.db = db;
   options.fsync_each_commit = fsync_each_commit;
+  options.templates = templates;
   return Hook::open(options);
 }
 
@@ -87,6 +89,7 @@ struct ServeArgs {
   unsigned threads = 0;               // HTTP worker threads (0: 2 per core)
   int read_timeout_s = 10;            // a body slower than this is cut (slow loris)
   bool fsync = false;                 // flush to disk before each acknowledgement
+  std::string templates;              // a template store to extract known sites with
 };
 
 // Prometheus text exposition: counters and a latency histogram.
@@ -150,7 +153,7 @@ bool looks_binary(std::string_view body) {
 }
 
 int run_serve(const ServeArgs& args) {
-  auto opened = open_hook(args.db, args.fsync);
+  auto opened = open_hook(args.db, args.fsync, args.templates);
   if (!opened.ok()) {
     std::fprintf(stderr, "husk serve: %s\n", opened.status().message().c_str());
     return 1;
@@ -388,6 +391,8 @@ Command add_serve_command(CLI::App& app) {
   cmd->add_option("--max-inflight", args->max_inflight, "Concurrent requests before 503")->capture_default_str();
   cmd->add_option("--threads", args->threads, "HTTP worker threads (0: two per core)")->capture_default_str();
   cmd->add_option("--read-timeout", args->read_timeout_s, "Seconds a request may take to arrive")->capture_default_str();
+  cmd->add_option("--templates", args->templates,
+                  "Template store of husk extract --extractor template --state DIR: known sites use their template");
   cmd->add_flag("--fsync", args->fsync,
                 "Flush each commit to disk before acknowledging (survives power loss; default: survives a killed process, "
                 "flushed every second)");

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "husk/dedup.h"
+#include "husk/template_store.h"
 #include "sign/hashing.h"
 #include "sign/sig_json.h"
 
@@ -51,6 +52,7 @@ struct Prepared {
 struct Hook::Impl {
   HookOptions options;
   Pipeline pipeline;
+  std::unique_ptr<TemplateStore> templates;
   MDB_env* env = nullptr;
   MDB_dbi docs = 0, minhash = 0, bands = 0, simhash = 0, clusters = 0, members = 0, cluster_of = 0, meta = 0;
   uint32_t band_count = 0, band_rows = 0;
@@ -111,9 +113,24 @@ struct Hook::Impl {
     return out;
   }
 
+  // A stored site template when there is one, else the pipeline's own
+  // extractor.
+  PageResult extract(const RawPage& page) const {
+    if (!templates) return pipeline.process(page);
+    Analyzed a = pipeline.analyze(page, true);
+    std::optional<TemplateModel> model = a.ok ? templates->find(a.result.url, a.result.id) : std::nullopt;
+    if (!model) {
+      Extraction e = pipeline.extract(a);
+      return pipeline.finish(std::move(a), std::move(e));
+    }
+    Extraction e = apply_template(*model, a.blocks);
+    e.extractor = "template";
+    return pipeline.finish(std::move(a), std::move(e));
+  }
+
   Prepared prepare(const RawPage& page) const {
     Prepared p;
-    PageResult r = pipeline.process(page);
+    PageResult r = extract(page);
     p.result.id = page.id;
     p.result.url = r.url;
     p.result.title = r.title;
@@ -384,6 +401,11 @@ Result<std::unique_ptr<Hook>> Hook::open(const HookOptions& options) {
   }
   rc = mdb_txn_commit(txn);
   if (rc != 0) return lmdb_error(rc, options.db);
+  if (!options.templates.empty()) {
+    auto store = TemplateStore::open(options.templates);
+    if (!store.ok()) return store.status();
+    impl->templates = std::move(*store);
+  }
   auto [b, r] = lsh_bands_for(options.threshold, options.sign.minhash_permutations);
   impl->band_count = b;
   impl->band_rows = r;

@@ -325,3 +325,35 @@ TEST(Service, PagesFetchedByWgetComeBackAsExtractSeesThem) {
 
 }  // namespace
 }  // namespace husk
+
+namespace husk {
+namespace {
+
+TEST(Service, KnownSitesUseTheirStoredTemplate) {
+  test::TempDir dir;
+  std::string jsonl;
+  for (int i = 1; i <= 6; ++i)
+    jsonl += nlohmann::json({{"url", "https://garden.example/blog/post" + std::to_string(i) + ".html"},
+                             {"html", test::read_file(std::string(HUSK_SOURCE_DIR) + "/fixtures/sites/garden/post" +
+                                                      std::to_string(i) + ".html")}})
+                 .dump() +
+             "\n";
+  test::write_file(dir.file("site.jsonl"), jsonl);
+  ASSERT_EQ(test::run_husk("extract --extractor template --state " + dir.file("templates") + " " + dir.file("site.jsonl") +
+                           " -o /dev/null")
+                .exit_code,
+            0);
+  Server s(dir.file("db"), {"--templates", dir.file("templates")});
+  ASSERT_TRUE(s.up());
+  auto c = s.client();
+  auto r = post(c, "https://garden.example/blog/a-new-post.html",
+                test::read_file(std::string(HUSK_SOURCE_DIR) + "/fixtures/sites/garden/post2.html"));
+  ASSERT_EQ(r["_status"], 200);
+  // The template keeps the headline density leaves to the title, and cuts
+  // the shop's banner and footer.
+  EXPECT_EQ(r["text"].get<std::string>().rfind("Pruning roses\n\nPrune roses in late winter", 0), 0u) << r.dump();
+  EXPECT_EQ(r["text"].get<std::string>().find("Free delivery"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace husk
