@@ -24,6 +24,8 @@ struct CharsetCase {
   const char* text;        // UTF-8 body text
   const char* expect_source;
 };
+// Names the case in test listings instead of dumping its bytes.
+void PrintTo(const CharsetCase& c, std::ostream* os) { *os << c.charset << " (" << c.expect_source << ")"; }
 
 class CharsetTest : public ::testing::TestWithParam<CharsetCase> {};
 

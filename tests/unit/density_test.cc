@@ -24,6 +24,8 @@ struct DensityCase {
   std::vector<std::string> must;
   std::vector<std::string> must_not;
 };
+// Names the case in test listings instead of dumping its bytes.
+void PrintTo(const DensityCase& c, std::ostream* os) { *os << c.name; }
 
 class DensityTest : public ::testing::TestWithParam<DensityCase> {};
 

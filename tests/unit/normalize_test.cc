@@ -30,6 +30,8 @@ struct TermCase {
   const char* text;
   const char* expect;
 };
+// Names the case in test listings instead of dumping its bytes.
+void PrintTo(const TermCase& c, std::ostream* os) { *os << c.name; }
 
 class TermsTest : public ::testing::TestWithParam<TermCase> {};
 

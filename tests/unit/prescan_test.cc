@@ -9,6 +9,8 @@ struct PrescanCase {
   const char* html;
   const char* expect;
 };
+// Names the case in test listings instead of dumping its bytes.
+void PrintTo(const PrescanCase& c, std::ostream* os) { *os << c.name; }
 
 class PrescanTest : public ::testing::TestWithParam<PrescanCase> {};
 

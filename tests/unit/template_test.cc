@@ -86,7 +86,10 @@ TEST_P(TemplateLearners, RemoveWhatThePagesShare) {
   EXPECT_FALSE(deserialize_template("not a model").has_value());
 }
 
-INSTANTIATE_TEST_SUITE_P(Both, TemplateLearners, ::testing::Values(TemplateLearner::kInfholder, TemplateLearner::kInbreeding));
+INSTANTIATE_TEST_SUITE_P(Both, TemplateLearners, ::testing::Values(TemplateLearner::kInfholder, TemplateLearner::kInbreeding),
+                         [](const ::testing::TestParamInfo<TemplateLearner>& info) {
+                           return std::string(info.param == TemplateLearner::kInfholder ? "infholder" : "inbreeding");
+                         });
 
 TEST(Template, SmallGroupsLearnNothing) {
   std::vector<Blocks> pages = garden();
