@@ -529,9 +529,11 @@ std::vector<std::string> Hook::verify() const {
       continue;
     }
     if (!Impl::get_in(r.txn, I.minhash, id)) problems.push_back(id + ": minima missing");
-    auto has = [&](MDB_dbi dbi, const std::string& key) {
+    // clang 14 (the fuzz build) cannot capture a structured binding, so the
+    // page id comes in through an init-capture.
+    auto has = [&r, &page = id](MDB_dbi dbi, const std::string& key) {
       for (const auto& [k, v] : Impl::scan(r.txn, dbi, key))
-        if (k == key && v == id) return true;
+        if (k == key && v == page) return true;
       return false;
     };
     for (const std::string& key : I.keys_of_bands(sig->minhash))
