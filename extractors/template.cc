@@ -116,6 +116,15 @@ Extraction apply_template(const TemplateModel& model, const Blocks& blocks) {
     for (const auto& [i, j] : lcs_alignment(model.reference, sigs))
       if (model.reference_template[i]) out.keep[j] = 0;
   }
+  // A block made only of links into the page itself is a table of contents
+  // entry (or "back to top"): it repeats the page's own headings, and its
+  // text changes from page to page, so no template learner can see it.
+  // Measured on the Debian documentation sites (README): Python F1 0.958 ->
+  // 0.975, Apache manual 0.928 -> 0.931, PostgreSQL and git unchanged.
+  for (std::size_t i = 0; i < sigs.size(); ++i) {
+    const BlockFeatures& f = blocks.blocks[i].features;
+    if (f.words > 0 && f.local_link_words >= f.words) out.keep[i] = 0;
+  }
   return out;
 }
 

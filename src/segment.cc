@@ -119,6 +119,17 @@ bool is_cjk(uint32_t cp) {
          (cp >= 0x20000 && cp <= 0x2FFFF);
 }
 
+// Whether text sits inside a link, and whether that link stays on the page
+// (href="#..."): tables of contents and "back to top" are made of those.
+enum class LinkKind : uint8_t { kNone, kOther, kLocal };
+
+LinkKind link_kind(GumboTag tag, const GumboElement& el) {
+  if (tag != GUMBO_TAG_A) return LinkKind::kNone;
+  const GumboAttribute* href = gumbo_get_attribute(&el.attributes, "href");
+  if (href == nullptr) return LinkKind::kNone;
+  return href->value[0] == '#' ? LinkKind::kLocal : LinkKind::kOther;
+}
+
 // Accumulates the text of one block with white space collapsed and the
 // boilerpipe counters updated as words arrive.
 class BlockBuilder {
@@ -127,7 +138,7 @@ class BlockBuilder {
 
   bool empty() const { return text_.empty(); }
 
-  void append(const char* s, std::size_t n, bool in_link) {
+  void append(const char* s, std::size_t n, LinkKind in_link) {
     for (std::size_t i = 0; i < n;) {
       auto c = static_cast<unsigned char>(s[i]);
       if (c < 0x80) {
@@ -150,7 +161,8 @@ class BlockBuilder {
       } else if (is_cjk(cp)) {
         put_char(s + i, len, in_link);
         ++cjk_chars_;
-        if (in_link) ++cjk_link_chars_;
+        if (in_link != LinkKind::kNone) ++cjk_link_chars_;
+        if (in_link == LinkKind::kLocal) ++cjk_local_link_chars_;
       } else {
         put_char(s + i, len, in_link);
       }
@@ -180,6 +192,7 @@ class BlockBuilder {
     BlockFeatures& f = out.features;
     f.words = words_ + cjk_chars_ / 2;
     f.link_words = link_words_ + cjk_link_chars_ / 2;
+    f.local_link_words = local_link_words_ + cjk_local_link_chars_ / 2;
     f.chars = chars_;
     f.wrapped_lines = lines_;
     f.words_in_wrapped_lines = words_in_lines_;
@@ -197,7 +210,8 @@ class BlockBuilder {
 
   void reset() {
     text_.clear();
-    words_ = link_words_ = chars_ = lines_ = words_in_lines_ = cjk_chars_ = cjk_link_chars_ = 0;
+    words_ = link_words_ = local_link_words_ = chars_ = lines_ = words_in_lines_ = 0;
+    cjk_chars_ = cjk_link_chars_ = cjk_local_link_chars_ = 0;
     line_len_ = line_words_ = word_len_ = 0;
     in_word_ = false;
     pending_space_ = false;
@@ -214,12 +228,13 @@ class BlockBuilder {
     }
   }
 
-  void put_char(const char* s, std::size_t len, bool in_link) {
+  void put_char(const char* s, std::size_t len, LinkKind in_link) {
     if (!in_word_) {
       if (!text_.empty()) text_.push_back(' ');
       in_word_ = true;
       ++words_;
-      if (in_link) ++link_words_;
+      if (in_link != LinkKind::kNone) ++link_words_;
+      if (in_link == LinkKind::kLocal) ++local_link_words_;
     }
     text_.append(s, len);
     ++chars_;
@@ -228,8 +243,8 @@ class BlockBuilder {
 
   uint32_t wrap_width_;
   std::string text_;
-  uint32_t words_ = 0, link_words_ = 0, chars_ = 0, lines_ = 0, words_in_lines_ = 0;
-  uint32_t cjk_chars_ = 0, cjk_link_chars_ = 0;
+  uint32_t words_ = 0, link_words_ = 0, local_link_words_ = 0, chars_ = 0, lines_ = 0, words_in_lines_ = 0;
+  uint32_t cjk_chars_ = 0, cjk_link_chars_ = 0, cjk_local_link_chars_ = 0;
   uint32_t line_len_ = 0, line_words_ = 0, word_len_ = 0;
   bool in_word_ = false;
   bool pending_space_ = false;
@@ -237,7 +252,7 @@ class BlockBuilder {
 
 std::string collapse(std::string_view s) {
   BlockBuilder b(UINT32_MAX);
-  b.append(s.data(), s.size(), false);
+  b.append(s.data(), s.size(), LinkKind::kNone);
   Block block;
   return b.finish(block) ? block.text : std::string();
 }
@@ -289,7 +304,7 @@ class Segmenter {
     uint32_t element;   // element-table index when this frame opened one, else kNone
     uint32_t flags;     // block flags in force inside
     uint8_t heading;
-    bool link;
+    LinkKind link;
   };
 
   void head(const GumboNode* head) {
@@ -313,7 +328,7 @@ class Segmenter {
   void body(const GumboNode* body) {
     open_element(body, Element::kNone, 0);
     std::vector<Frame> stack;
-    stack.push_back({body, 0, 0, 0, 0, false});
+    stack.push_back({body, 0, 0, 0, 0, LinkKind::kNone});
     uint32_t visited = 0;
     while (!stack.empty()) {
       Frame& top = stack.back();
@@ -379,7 +394,7 @@ class Segmenter {
     if (tag == GUMBO_TAG_H1 && out_.first_h1.empty()) out_.first_h1 = subtree_text(node);
     Frame frame{node, 0, Element::kNone, parent.flags | block_flag_of(tag),
                 heading_of(tag) ? heading_of(tag) : parent.heading,
-                parent.link || (tag == GUMBO_TAG_A && gumbo_get_attribute(&el.attributes, "href") != nullptr)};
+                parent.link != LinkKind::kNone ? parent.link : link_kind(tag, el)};
     if (action == TagAction::kBlock) {
       flush();
       frame.element = open_element(node, innermost_element_, element_depth_ + 1);

@@ -54,6 +54,7 @@ enum BlockFlag : uint32_t {
 struct BlockFeatures {
   uint32_t words = 0;        // white-space words; CJK/Thai characters count half a word each
   uint32_t link_words = 0;   // words inside <a href>
+  uint32_t local_link_words = 0;  // of those, words in links to the page itself (href="#...")
   uint32_t chars = 0;        // code points of the collapsed text
   uint32_t wrapped_lines = 0;          // full 80-character lines
   uint32_t words_in_wrapped_lines = 0;  // words on those lines

@@ -58,6 +58,7 @@ std::string feature_lines(const PageResult& r, const Blocks& blocks, const Extra
     j["content"] = i < extraction.keep.size() && extraction.keep[i] != 0;
     j["words"] = f.words;
     j["link_words"] = f.link_words;
+    j["local_link_words"] = f.local_link_words;
     j["chars"] = f.chars;
     j["text_density"] = f.text_density;
     j["link_density"] = f.link_density;

@@ -19,12 +19,32 @@ struct DocSite {
   const char* name;
   const char* dir;
   const char* gold_rule;  // the site's known content, as a husk rule body
+  double template_floor;  // F1 the template extractor must reach
 };
 
+// The two sites the issue names (bar: F1 >= 0.95 and above density).
 const DocSite kSites[] = {
-    {"python3.11-doc", "/usr/share/doc/python3.11/html", "include = [\"//div[@role='main']\"]"},
+    {"python3.11-doc", "/usr/share/doc/python3.11/html", "include = [\"//div[@role='main']\"]", 0.95},
     {"postgresql-doc-15", "/usr/share/doc/postgresql-doc-15/html",
-     "exclude = [\"//div[@class='navheader']\", \"//div[@class='navfooter']\"]"},
+     "exclude = [\"//div[@class='navheader']\", \"//div[@class='navfooter']\"]", 0.95},
+};
+
+// Sites husk was never tuned on, other page generators (AsciiDoc, the
+// Apache manual's XSLT) in two languages: template must beat density, and
+// not fall below what was measured when they were added (README) less a
+// margin. The Apache floor is below 0.95: its module pages repeat table
+// labels ("Status:", "Summary") that any cross-page learner takes for
+// template, and each page's language bar differs.
+const DocSite kUntunedSites[] = {
+    {"git-doc", "/usr/share/doc/git-doc", "exclude = [\"//div[@id='footer']\"]", 0.95},
+    {"apache2-doc (en)", "/usr/share/doc/apache2-doc/manual/en",
+     "include = [\"//div[@id='page-content']\"]\nexclude = [\"//div[@id='quickview']\", \"//div[@class='toplang']\", "
+     "\"//div[@class='bottomlang']\", \"//div[@class='top']\"]",
+     0.92},
+    {"apache2-doc (ja)", "/usr/share/doc/apache2-doc/manual/ja",
+     "include = [\"//div[@id='page-content']\"]\nexclude = [\"//div[@id='quickview']\", \"//div[@class='toplang']\", "
+     "\"//div[@class='bottomlang']\", \"//div[@class='top']\"]",
+     0.91},
 };
 
 std::string docs_or_skip(const DocSite& site) {
@@ -54,22 +74,28 @@ double f1_of(const std::string& gold_file, const std::string& pred_file) {
   return j["f1"].get<double>();
 }
 
+void expect_template_beats_density(const DocSite& site) {
+  std::string docs = docs_or_skip(site);
+  if (docs.empty()) return;
+  test::TempDir dir;
+  nlohmann::json gold = gold_of(site, dir);
+  ASSERT_GT(gold.size(), 200u) << site.name;
+  test::write_file(dir.file("gold.json"), gold.dump());
+  run_husk("extract --extractor template " + docs + " -o " + dir.file("template.jsonl"));
+  run_husk("extract --extractor density " + docs + " -o " + dir.file("density.jsonl"));
+  double t = f1_of(dir.file("gold.json"), dir.file("template.jsonl"));
+  double d = f1_of(dir.file("gold.json"), dir.file("density.jsonl"));
+  std::printf("%s: template F1 %.4f, density F1 %.4f\n", site.name, t, d);
+  EXPECT_GE(t, site.template_floor) << site.name;
+  EXPECT_GT(t, d) << site.name;
+}
+
 TEST(TemplateDocs, TemplateBeatsDensityAndReachesTheBar) {
-  for (const DocSite& site : kSites) {
-    std::string docs = docs_or_skip(site);
-    if (docs.empty()) continue;
-    test::TempDir dir;
-    nlohmann::json gold = gold_of(site, dir);
-    ASSERT_GT(gold.size(), 400u) << site.name;
-    test::write_file(dir.file("gold.json"), gold.dump());
-    run_husk("extract --extractor template " + docs + " -o " + dir.file("template.jsonl"));
-    run_husk("extract --extractor density " + docs + " -o " + dir.file("density.jsonl"));
-    double t = f1_of(dir.file("gold.json"), dir.file("template.jsonl"));
-    double d = f1_of(dir.file("gold.json"), dir.file("density.jsonl"));
-    std::printf("%s: template F1 %.4f, density F1 %.4f\n", site.name, t, d);
-    EXPECT_GE(t, 0.95) << site.name;
-    EXPECT_GT(t, d) << site.name;
-  }
+  for (const DocSite& site : kSites) expect_template_beats_density(site);
+}
+
+TEST(TemplateDocs, SitesNeverTunedOnBehaveTheSame) {
+  for (const DocSite& site : kUntunedSites) expect_template_beats_density(site);
 }
 
 TEST(TemplateDocs, TuneOnFivePagesGeneralisesToTheSite) {

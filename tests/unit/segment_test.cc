@@ -37,6 +37,18 @@ TEST(Segment, LinkWordsAndDensities) {
   EXPECT_EQ(b.blocks[2].features.link_words, 0u);
 }
 
+TEST(Segment, LinksIntoThePageAreCountedApart) {
+  Blocks b = blocks_of(R"(<ul><li><a href="#intro">Intro part</a></li><li><a href="/other#x">Other page</a></li>
+      <li>see <a href="#end"><b>the end</b></a></li></ul>)");
+  ASSERT_EQ(b.blocks.size(), 3u);
+  EXPECT_EQ(b.blocks[0].features.local_link_words, 2u);
+  EXPECT_EQ(b.blocks[0].features.link_words, 2u);
+  EXPECT_EQ(b.blocks[1].features.local_link_words, 0u);
+  EXPECT_EQ(b.blocks[1].features.link_words, 2u);
+  EXPECT_EQ(b.blocks[2].features.local_link_words, 2u);  // nested markup inside the link still counts
+  EXPECT_EQ(b.blocks[2].features.words, 3u);
+}
+
 TEST(Segment, TextDensityFollowsBoilerpipeWrapping) {
   // 30 words of 9 letters plus a space = 300 characters: 3 full 80-column
   // lines of 8 words and a last line of 6, which boilerpipe leaves out.
