@@ -32,19 +32,19 @@ const DocSite kSites[] = {
 // Sites husk was never tuned on, other page generators (AsciiDoc, the
 // Apache manual's XSLT) in two languages: template must beat density, and
 // not fall below what was measured when they were added (README) less a
-// margin. The Apache floor is below 0.95: its module pages repeat table
-// labels ("Status:", "Summary") that any cross-page learner takes for
-// template, and each page's language bar differs.
+// margin. The Japanese Apache manual stays below 0.95: it mixes translated
+// pages with English ones, so its header and footer come in two languages
+// and in some directories neither reaches the learner's quorum.
 const DocSite kUntunedSites[] = {
     {"git-doc", "/usr/share/doc/git-doc", "exclude = [\"//div[@id='footer']\"]", 0.95},
     {"apache2-doc (en)", "/usr/share/doc/apache2-doc/manual/en",
      "include = [\"//div[@id='page-content']\"]\nexclude = [\"//div[@id='quickview']\", \"//div[@class='toplang']\", "
      "\"//div[@class='bottomlang']\", \"//div[@class='top']\"]",
-     0.92},
+     0.95},
     {"apache2-doc (ja)", "/usr/share/doc/apache2-doc/manual/ja",
      "include = [\"//div[@id='page-content']\"]\nexclude = [\"//div[@id='quickview']\", \"//div[@class='toplang']\", "
      "\"//div[@class='bottomlang']\", \"//div[@class='top']\"]",
-     0.91},
+     0.92},
 };
 
 std::string docs_or_skip(const DocSite& site) {

@@ -113,6 +113,28 @@ TEST_P(TemplateLearners, DropTablesOfContentsThatChangeFromPageToPage) {
   EXPECT_EQ(text, "Setup 3\n\nInstall step 3 and then read on below.\n\nUsage 3\n\nRun it 3 times.");
 }
 
+TEST_P(TemplateLearners, KeepLabelsThatEveryPageRepeatsInsideItsContent) {
+  // "Summary" and "Status:" are on every page, like the menu, but they sit
+  // between two blocks of the page's own prose.
+  std::vector<Blocks> pages;
+  for (int i = 0; i < 6; ++i) {
+    std::string n = std::to_string(i);
+    std::string html = "<body><div class=nav><a href='/'>Home</a> <a href='/docs'>Docs</a></div><p>Menu text shared</p>"
+                       "<h1>Module " + n + "</h1><p>What module " + n + " is for.</p><h2>Summary</h2><p>Module " + n +
+                       " maps names to files.</p><p><b>Status:</b></p><p>State " + n +
+                       " of the module.</p><div class=foot>Copyright Docs</div></body>";
+    pages.push_back(segment(*parse(html)));
+  }
+  std::vector<const Blocks*> ptrs;
+  for (const Blocks& b : pages) ptrs.push_back(&b);
+  TemplateOptions options;
+  options.learner = GetParam();
+  TemplateModel model = learn_template(ptrs, options);
+  EXPECT_EQ(kept(pages[2], apply_template(model, pages[2])),
+            "Module 2\n\nWhat module 2 is for.\n\nSummary\n\nModule 2 maps names to files.\n\nStatus:\n\nState 2 of the "
+            "module.");
+}
+
 TEST(Template, SmallGroupsLearnNothing) {
   std::vector<Blocks> pages = garden();
   std::vector<std::string> urls;
