@@ -1,3 +1,4 @@
+#include <functional>
 #include <map>
 #include <random>
 
@@ -91,46 +92,43 @@ INSTANTIATE_TEST_SUITE_P(Both, TemplateLearners, ::testing::Values(TemplateLearn
                            return std::string(info.param == TemplateLearner::kInfholder ? "infholder" : "inbreeding");
                          });
 
-TEST_P(TemplateLearners, DropTablesOfContentsThatChangeFromPageToPage) {
-  // Each page's sidebar lists its own sections: different text on every
-  // page, so only the links' target (the page itself) gives it away.
+// Six pages made by `page_of(i)`: what the learner keeps of page `shown`.
+std::string kept_of_site(const std::function<std::string(const std::string&)>& page_of, TemplateLearner learner,
+                         int shown) {
   std::vector<Blocks> pages;
-  for (int i = 0; i < 6; ++i) {
-    std::string n = std::to_string(i);
-    std::string html = "<body><div class=nav><a href='/'>Home</a> <a href='/docs'>Docs</a></div>"
-                       "<div class=side><ul><li><a href='#s1'>Setup " + n + "</a></li><li><a href='#s2'>Usage " + n +
-                       "</a></li></ul></div><div class=main><h2 id=s1>Setup " + n + "</h2><p>Install step " + n +
-                       " and then <a href='#s2'>read on</a> below.</p><h2 id=s2>Usage " + n + "</h2><p>Run it " + n +
-                       " times.</p></div><div class=foot>Copyright Docs</div></body>";
-    pages.push_back(segment(*parse(html)));
-  }
+  for (int i = 0; i < 6; ++i) pages.push_back(segment(*parse(page_of(std::to_string(i)))));
   std::vector<const Blocks*> ptrs;
   for (const Blocks& b : pages) ptrs.push_back(&b);
   TemplateOptions options;
-  options.learner = GetParam();
+  options.learner = learner;
   TemplateModel model = learn_template(ptrs, options);
-  std::string text = kept(pages[3], apply_template(model, pages[3]));
-  EXPECT_EQ(text, "Setup 3\n\nInstall step 3 and then read on below.\n\nUsage 3\n\nRun it 3 times.");
+  return kept(pages[static_cast<std::size_t>(shown)], apply_template(model, pages[static_cast<std::size_t>(shown)]));
+}
+
+TEST_P(TemplateLearners, DropTablesOfContentsThatChangeFromPageToPage) {
+  // Each page's sidebar lists its own sections: different text on every
+  // page, so only the links' target (the page itself) gives it away.
+  auto page = [](const std::string& n) {
+    return "<body><div class=nav><a href='/'>Home</a> <a href='/docs'>Docs</a></div>"
+           "<div class=side><ul><li><a href='#s1'>Setup " + n + "</a></li><li><a href='#s2'>Usage " + n +
+           "</a></li></ul></div><div class=main><h2 id=s1>Setup " + n + "</h2><p>Install step " + n +
+           " and then <a href='#s2'>read on</a> below.</p><h2 id=s2>Usage " + n + "</h2><p>Run it " + n +
+           " times.</p></div><div class=foot>Copyright Docs</div></body>";
+  };
+  EXPECT_EQ(kept_of_site(page, GetParam(), 3),
+            "Setup 3\n\nInstall step 3 and then read on below.\n\nUsage 3\n\nRun it 3 times.");
 }
 
 TEST_P(TemplateLearners, KeepLabelsThatEveryPageRepeatsInsideItsContent) {
   // "Summary" and "Status:" are on every page, like the menu, but they sit
   // between two blocks of the page's own prose.
-  std::vector<Blocks> pages;
-  for (int i = 0; i < 6; ++i) {
-    std::string n = std::to_string(i);
-    std::string html = "<body><div class=nav><a href='/'>Home</a> <a href='/docs'>Docs</a></div><p>Menu text shared</p>"
-                       "<h1>Module " + n + "</h1><p>What module " + n + " is for.</p><h2>Summary</h2><p>Module " + n +
-                       " maps names to files.</p><p><b>Status:</b></p><p>State " + n +
-                       " of the module.</p><div class=foot>Copyright Docs</div></body>";
-    pages.push_back(segment(*parse(html)));
-  }
-  std::vector<const Blocks*> ptrs;
-  for (const Blocks& b : pages) ptrs.push_back(&b);
-  TemplateOptions options;
-  options.learner = GetParam();
-  TemplateModel model = learn_template(ptrs, options);
-  EXPECT_EQ(kept(pages[2], apply_template(model, pages[2])),
+  auto page = [](const std::string& n) {
+    return "<body><div class=nav><a href='/'>Home</a> <a href='/docs'>Docs</a></div><p>Menu text shared</p>"
+           "<h1>Module " + n + "</h1><p>What module " + n + " is for.</p><h2>Summary</h2><p>Module " + n +
+           " maps names to files.</p><p><b>Status:</b></p><p>State " + n +
+           " of the module.</p><div class=foot>Copyright Docs</div></body>";
+  };
+  EXPECT_EQ(kept_of_site(page, GetParam(), 2),
             "Module 2\n\nWhat module 2 is for.\n\nSummary\n\nModule 2 maps names to files.\n\nStatus:\n\nState 2 of the "
             "module.");
 }
