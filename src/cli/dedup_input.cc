@@ -71,7 +71,8 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   parse.finish();
 
   if (!raw.empty()) {
-    Result<Pipeline> pipeline = Pipeline::make(PipelineOptions{});
+    const PipelineOptions defaults;
+    Result<Pipeline> pipeline = Pipeline::make(defaults);
     OrderedBatches<RawPage, Loaded> extract(
         jobs,
         [&](const RawPage& page) {

@@ -72,7 +72,8 @@ int run_tune(const TuneArgs& args) {
     std::fprintf(stderr, "husk tune: %s: not a JSON object of {id: {articleBody: text}}\n", args.gold.c_str());
     return 1;
   }
-  Result<Pipeline> pipeline = Pipeline::make(PipelineOptions{});
+  const PipelineOptions defaults;
+  Result<Pipeline> pipeline = Pipeline::make(defaults);
   IngestStats stats;
   std::vector<Analyzed> analyzed = analyze_all(args.inputs, IngestOptions{}, *pipeline, args.jobs, true, stats);
   std::erase_if(analyzed, [](const Analyzed& a) { return !a.ok; });

@@ -76,7 +76,8 @@ void Parse(benchmark::State& state) {
 
 void Extract(benchmark::State& state) {
   const auto jobs = static_cast<unsigned>(state.range(0));
-  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(husk::PipelineOptions{});
+  const husk::PipelineOptions defaults;
+  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(defaults);
   for (auto _ : state) {
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> out_bytes{0};
@@ -102,7 +103,8 @@ std::vector<husk::RawPage>& site_pages() {
 }
 
 void SiteDensity(benchmark::State& state) {
-  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(husk::PipelineOptions{});
+  const husk::PipelineOptions defaults;
+  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(defaults);
   for (auto _ : state)
     for (const auto& page : site_pages()) benchmark::DoNotOptimize(pipeline->process(page));
   state.counters["pages/s"] = benchmark::Counter(static_cast<double>(site_pages().size() * state.iterations()),
@@ -111,7 +113,8 @@ void SiteDensity(benchmark::State& state) {
 
 // Analyse every page, learn the site's templates, label and finish each.
 void SiteTemplate(benchmark::State& state) {
-  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(husk::PipelineOptions{});
+  const husk::PipelineOptions defaults;
+  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(defaults);
   for (auto _ : state) {
     std::vector<husk::Analyzed> analyzed;
     for (const auto& page : site_pages()) analyzed.push_back(pipeline->analyze(page, false));
@@ -206,7 +209,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::fprintf(stderr, "corpus: %zu pages, %.1f MB of raw HTML\n", corpus().size(), static_cast<double>(corpus_bytes()) / 1e6);
-  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(husk::PipelineOptions{});
+  const husk::PipelineOptions defaults;
+  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(defaults);
   for (const auto& page : corpus()) clean_texts().push_back(pipeline->process(page).text);
   std::fprintf(stderr, "clean text: %.2f MB\n", static_cast<double>(clean_bytes()) / 1e6);
   for (const std::string& signer : husk::signer_names())

@@ -44,7 +44,7 @@ TEST(Hostile, BadPagesNeverHurtTheirNeighbours) {
   };
   std::vector<std::string> names;
   for (std::size_t i = 0; i < bad.size(); ++i) {
-    std::string good = "g" + std::to_string(i) + ".html";
+    std::string good = test::token("g", i) + ".html";
     write_file(dir.file(good), good_page("good" + std::to_string(i) + "w"));
     write_file(dir.file(bad[i].first), bad[i].second);
   }
@@ -59,7 +59,7 @@ TEST(Hostile, BadPagesNeverHurtTheirNeighbours) {
     by_id[j["id"].get<std::string>()] = j;
   }
   for (std::size_t i = 0; i < bad.size(); ++i) {
-    const nlohmann::json& g = by_id["g" + std::to_string(i) + ".html"];
+    const nlohmann::json& g = by_id[test::token("g", i) + ".html"];
     EXPECT_NE(g.value("text", "").find("good" + std::to_string(i) + "w49"), std::string::npos) << "neighbour " << i;
     EXPECT_FALSE(g.contains("error"));
   }
@@ -90,7 +90,8 @@ namespace {
 // come back as a page result.
 TEST(Hostile, FuzzRegressionsRunClean) {
   std::size_t seen = 0;
-  Result<Pipeline> pipeline = Pipeline::make(PipelineOptions{});
+  const PipelineOptions defaults;
+  Result<Pipeline> pipeline = Pipeline::make(defaults);
   ASSERT_TRUE(pipeline.ok());
   for (const auto& entry : std::filesystem::directory_iterator(std::string(HUSK_SOURCE_DIR) + "/fixtures/fuzz")) {
     RawPage page;

@@ -14,7 +14,7 @@ std::string records(int n) {
   std::string out;
   for (int i = 0; i < n; ++i) {
     nlohmann::ordered_json j;
-    j["id"] = "p" + std::to_string(i);
+    j["id"] = test::token("p", i);
     j["url"] = "http://e.com/" + std::to_string(i);
     j["title"] = "T";
     static const char* kNames[] = {"alpha", "beta", "gamma"};

@@ -156,7 +156,7 @@ TEST(ExactJoins, Md5GroupsBecomeClusters) {
   std::vector<DedupPage> pages(6);
   const char* md5s[] = {"a", "b", "a", "c", "a", "b"};
   for (int i = 0; i < 6; ++i) {
-    pages[static_cast<std::size_t>(i)].id = "p" + std::to_string(i);
+    pages[static_cast<std::size_t>(i)].id = test::token("p", i);
     pages[static_cast<std::size_t>(i)].sig.md5 = std::string(32, md5s[i][0]);
     pages[static_cast<std::size_t>(i)].sig.terms = 10;
   }

@@ -30,7 +30,7 @@ TEST(Idf, LossyCountingKeepsItsErrorBoundAndMemoryBound) {
     std::set<std::string> terms;
     for (int k = 0; k < 40; ++k) {
       double u = (rng() % 1000000 + 1) / 1e6;
-      terms.insert("t" + std::to_string(static_cast<int>(1.0 / (u * u))));
+      terms.insert(test::token("t", static_cast<long long>(1.0 / (u * u))));
     }
     std::vector<std::string> doc(terms.begin(), terms.end());
     for (const std::string& t : doc) ++exact[t];

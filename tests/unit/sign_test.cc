@@ -20,7 +20,7 @@ NormalizedText text_of(const std::vector<std::string>& terms) {
 
 std::vector<std::string> tokens(const std::vector<int>& ids) {
   std::vector<std::string> out;
-  for (int id : ids) out.push_back("w" + std::to_string(id));
+  for (int id : ids) out.push_back(test::token("w", id));
   return out;
 }
 
@@ -137,8 +137,8 @@ TEST(Simhash, HammingDistanceTracksTheAngle) {
     }
     std::vector<std::string> ta, tb;
     for (int d = 0; d < dims; ++d) {
-      for (int k = 0; k < wa[d]; ++k) ta.push_back("f" + std::to_string(trial) + "_" + std::to_string(d));
-      for (int k = 0; k < wb[d]; ++k) tb.push_back("f" + std::to_string(trial) + "_" + std::to_string(d));
+      for (int k = 0; k < wa[d]; ++k) ta.push_back(test::token(test::token("f", trial) + "_", d));
+      for (int k = 0; k < wb[d]; ++k) tb.push_back(test::token(test::token("f", trial) + "_", d));
     }
     double dot = 0, na = 0, nb = 0;
     for (int d = 0; d < dims; ++d) {
@@ -168,7 +168,7 @@ TEST(Simhash, HyperplaneBitsAreBalanced) {
   const int docs = 400;
   for (int d = 0; d < docs; ++d) {
     std::vector<std::string> terms;
-    for (int i = 0; i < 80; ++i) terms.push_back("t" + std::to_string(rng() % 5000));
+    for (int i = 0; i < 80; ++i) terms.push_back(test::token("t", rng() % 5000));
     uint64_t h = *sign(text_of(terms), options, nullptr).simhash_hyperplane;
     for (int bit = 0; bit < 64; ++bit) ones[static_cast<std::size_t>(bit)] += (h >> bit) & 1;
   }

@@ -64,6 +64,8 @@ CommandResult run_husk(const std::string& args) {
   return result;
 }
 
+std::string token(std::string_view prefix, long long n) { return std::string(prefix).append(std::to_string(n)); }
+
 std::string test_name(std::string text) {
   for (char& c : text)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';

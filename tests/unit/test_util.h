@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "husk/blocks.h"
@@ -38,6 +39,10 @@ CommandResult run_husk(const std::string& args);
 
 // A parameterised test's name from free text: non-alphanumerics become '_'.
 std::string test_name(std::string text);
+
+// A made-up term: `prefix` then the number ("w17"). Built by appending:
+// GCC 12 warns falsely (-Wrestrict) on "literal" + std::to_string(n).
+std::string token(std::string_view prefix, long long n);
 
 // One JSON line per element.
 std::vector<std::string> lines(const std::string& text);
