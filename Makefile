@@ -11,8 +11,9 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DATASETS ?= ../shared/datasets
 
 # python3.11-doc and postgresql-doc-15 are real multi-page sites the
-# template tests and benchmark run on; wget is the real crawler the service
-# test uses as its client.
+# template tests and benchmark run on; git-doc and apache2-doc are sites the
+# template rules were never tuned on, checked the same way; wget is the real
+# crawler the service test uses as its client.
 APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev \
   libssl-dev libxxhash-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
