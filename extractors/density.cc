@@ -1,7 +1,7 @@
 // The density extractor: boilerplate removal from one page alone.
 //
-// The seed lecture's description of boilerpipe (seed 003, "Как работает
-// boilerpipe?"): find the large text fragments, grow to neighbours while
+// Sergukova's Mail.Ru lecture «Поиск дубликатов» describes boilerpipe
+// ("Как работает boilerpipe?"): find the large text fragments, grow to neighbours while
 // text weight is high and link weight low, and cut whole subtrees that
 // fail, on the assumption that template and content do not interleave
 // inside one subtree. husk makes that a maximum-weight subtree search:
@@ -23,8 +23,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "extractors/registry.h"
-#include "vocabulary.h"
+#include "extract/registry.h"
+#include "extractors/vocabulary.h"
 
 namespace husk {
 
@@ -64,12 +64,14 @@ struct State {
 };
 
 // Tags whose whole subtree is page furniture (HTML sectioning semantics).
-bool is_boilerplate_tag(std::string_view tag) {
-  return tag == "nav" || tag == "aside" || tag == "footer" || tag == "header" || tag == "form" ||
-         tag == "menu" || tag == "dialog";
+// <dialog> is not in the parser's tag list: it arrives as an unknown tag
+// and is not recognised here.
+bool is_boilerplate_tag(Tag tag) {
+  return tag == Tag::kNav || tag == Tag::kAside || tag == Tag::kFooter || tag == Tag::kHeader || tag == Tag::kForm ||
+         tag == Tag::kMenu;
 }
 
-bool is_semantic_tag(std::string_view tag) { return tag == "article" || tag == "main"; }
+bool is_semantic_tag(Tag tag) { return tag == Tag::kArticle || tag == Tag::kMain; }
 
 void describe_elements(State& s) {
   const auto& elements = s.blocks.elements;
@@ -84,7 +86,7 @@ void describe_elements(State& s) {
     }
     open.push_back(i);
     const Element& e = elements[i];
-    std::string_view tag = tag_name(e.tag);
+    const Tag tag = e.tag;
     ElementInfo& info = s.info[i];
     info.semantic = is_semantic_tag(tag) || (e.flags & (kElemArticleBody | kElemMainRole));
     // <body>'s classes describe the page's state ("main-menu-pinned",
@@ -202,7 +204,7 @@ void add_siblings(State& s) {
   // and is not navigation joins (encyclopedia paragraphs carry a link every
   // few words, above Readability's 0.25).
   const Element& r = s.blocks.elements[root];
-  const bool paragraph_root = r.end_block == r.first_block + 1 && tag_name(r.tag) == "p";
+  const bool paragraph_root = r.end_block == r.first_block + 1 && r.tag == Tag::kP;
   for (uint32_t c = parent + 1; c < s.info[parent].subtree_end; c = s.info[c].subtree_end) {
     if (c == root || s.info[c].hint == Hint::kNegative) continue;
     bool heavy = s.weight_of(c) >= bar && s.link_density_of(c) < p.sibling_max_link_density;
@@ -281,9 +283,9 @@ class DensityExtractor final : public Extractor {
 
   std::string_view name() const override { return "density"; }
 
-  Extraction extract(const PageView& page) const override {
+  Labels extract(const PageView& page) const override {
     const Blocks& blocks = page.blocks;
-    Extraction out;
+    Labels out;
     if (blocks.blocks.empty()) return out;
     State s{blocks, params_, vocabulary_, {}, {}, {}, {}, {}, {}, {}, {}};
     describe_elements(s);

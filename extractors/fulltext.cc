@@ -1,7 +1,7 @@
 // The fulltext extractor: every visible block. The baseline every other
 // extractor has to beat (html-text scores 0.665 F1 on the
 // article-extraction-benchmark).
-#include "extractors/registry.h"
+#include "extract/registry.h"
 
 namespace husk {
 
@@ -10,8 +10,8 @@ namespace {
 class FulltextExtractor final : public Extractor {
  public:
   std::string_view name() const override { return "fulltext"; }
-  Extraction extract(const PageView& page) const override {
-    Extraction out;
+  Labels extract(const PageView& page) const override {
+    Labels out;
     out.keep.assign(page.blocks.blocks.size(), 1);
     return out;
   }

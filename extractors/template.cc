@@ -1,4 +1,6 @@
-#include "husk/template.h"
+// The template extractor: Infholder and style inbreeding (husk/extract.h,
+// "Cross-page templates").
+#include "extractors/template.h"
 
 #include <zlib.h>
 
@@ -6,18 +8,27 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "base/url.h"
+#include "extract/registry.h"
+
 namespace husk {
 
 std::string site_group(std::string_view url, std::string_view id, int levels_up) {
-  std::string_view path = url.empty() ? id : url;
-  std::size_t scheme = path.find("://");
-  std::size_t start = scheme == std::string_view::npos ? 0 : scheme + 3;
-  path = path.substr(0, path.find_first_of("?#", start));
-  std::size_t host_end = path.find('/', start);
-  if (host_end == std::string_view::npos) return std::string(path.substr(start)) + "/";
+  // Pages with a URL group by host and directory; files by their path,
+  // whose first segment stands where the host would.
+  UrlParts parts = split_url(url.empty() ? id : url);
+  std::string_view path = parts.path;
+  std::string prefix = parts.host;
+  if (prefix.empty()) {
+    std::size_t first = path.find('/');
+    if (first == std::string_view::npos) return std::string(path) + "/";
+    prefix = std::string(path.substr(0, first));
+    path.remove_prefix(first);
+  }
   std::size_t cut = path.rfind('/');
-  for (int i = 0; i < levels_up && cut > host_end; ++i) cut = path.rfind('/', cut - 1);
-  return std::string(path.substr(start, cut + 1 - start));
+  if (cut == std::string_view::npos) return prefix + "/";
+  for (int i = 0; i < levels_up && cut > 0; ++i) cut = path.rfind('/', cut - 1);
+  return prefix + std::string(path.substr(0, cut + 1));
 }
 
 std::vector<uint32_t> block_signatures(const Blocks& blocks) {
@@ -105,8 +116,8 @@ TemplateModel learn_template(const std::vector<const Blocks*>& pages, const Temp
   return model;
 }
 
-Extraction apply_template(const TemplateModel& model, const Blocks& blocks) {
-  Extraction out;
+Labels apply_template(const TemplateModel& model, const Blocks& blocks) {
+  Labels out;
   std::vector<uint32_t> sigs = block_signatures(blocks);
   out.keep.assign(sigs.size(), 1);
   if (model.learner == TemplateLearner::kInbreeding) {
@@ -144,9 +155,8 @@ Extraction apply_template(const TemplateModel& model, const Blocks& blocks) {
   return out;
 }
 
-std::vector<std::optional<Extraction>> template_extract(
-    const std::vector<TemplatePage>& pages, const TemplateOptions& options,
-    const std::function<void(const std::string& group, const TemplateModel& model)>& learned) {
+std::vector<std::pair<std::string, TemplateModel>> learn_templates(const std::vector<TemplatePage>& pages,
+                                                                   const TemplateOptions& options) {
   constexpr int kMaxLevels = 8;
   // Page counts per group key at each level of the path.
   std::vector<std::unordered_map<std::string, std::size_t>> counts(kMaxLevels + 1);
@@ -167,17 +177,30 @@ std::vector<std::optional<Extraction>> template_extract(
       it->second.push_back(p);
       break;
     }
-  std::vector<std::optional<Extraction>> out(pages.size());
+  std::vector<std::pair<std::string, TemplateModel>> out;
   for (const std::string& name : group_names) {
     const std::vector<std::size_t>& members = groups[name];
     if (members.size() < options.min_group_pages) continue;
     std::vector<const Blocks*> blocks;
     for (std::size_t p : members) blocks.push_back(pages[p].blocks);
-    TemplateModel model = learn_template(blocks, options);
-    for (std::size_t p : members) out[p] = apply_template(model, *pages[p].blocks);
-    if (learned) learned(name, model);
+    out.emplace_back(name, learn_template(blocks, options));
   }
   return out;
 }
+
+namespace {
+
+class TemplateExtractor final : public Extractor {
+ public:
+  std::string_view name() const override { return "template"; }
+  // The cascade hands over a page only with its site's template.
+  Labels extract(const PageView& page) const override {
+    return page.site_template ? apply_template(*page.site_template, page.blocks) : Labels{};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_template_extractor() { return std::make_unique<TemplateExtractor>(); }
 
 }  // namespace husk

@@ -1,4 +1,4 @@
-#include "vocabulary.h"
+#include "extractors/vocabulary.h"
 
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>

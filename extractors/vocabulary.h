@@ -10,7 +10,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "husk/params.h"
+#include "husk/extract.h"
 
 namespace husk {
 

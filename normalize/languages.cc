@@ -1,8 +1,7 @@
-#include "husk/languages.h"
+#include "normalize/languages.h"
 
-#include <cstdio>
-
-#include "toml_config.h"
+#include "base/builtin_config.h"
+#include "base/toml_config.h"
 
 namespace husk {
 
@@ -10,12 +9,9 @@ const LanguageData& language_data() {
   static const LanguageData data = [] {
     LanguageData d;
     Result<toml::table> parsed = parse_toml(builtin_languages_toml(), "config/languages.toml");
-    if (!parsed.ok()) {
-      // The test suite parses the same file; a broken build-time copy
-      // leaves the lists empty rather than stopping every page.
-      std::fprintf(stderr, "husk: %s\n", parsed.status().message().c_str());
-      return d;
-    }
+    // The test suite parses the same file; a broken build-time copy leaves
+    // the lists empty rather than stopping every page.
+    if (!parsed.ok()) return d;
     const toml::table& root = *parsed;
     auto each = [&](const char* section, auto&& add) {
       if (const toml::table* t = root[section].as_table())

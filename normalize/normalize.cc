@@ -11,7 +11,7 @@
 #include <memory>
 #include <unordered_set>
 
-#include "husk/languages.h"
+#include "normalize/languages.h"
 
 namespace husk {
 

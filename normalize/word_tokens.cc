@@ -1,4 +1,4 @@
-#include "husk/word_tokens.h"
+#include "husk/normalize.h"
 
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>

@@ -1,5 +1,6 @@
-// Dedup: signatures -> near-duplicate pairs -> clusters (DESIGN.md "Near-
-// duplicate search", "Clusters"; the seeds' homework report).
+// Dedup: signatures -> near-duplicate pairs -> clusters (Sergukova's
+// Mail.Ru lecture «Поиск дубликатов»; the clusterings of the «Неточная
+// кластеризация» homework report).
 //
 // Never all pairs. Candidate generation is a map (page -> bucket keys) and
 // a reduce (bucket -> verified pairs), then clustering merges pair lists;
@@ -7,9 +8,9 @@
 //   simhash       Manku, Jain, Das Sarma, "Detecting near-duplicates for
 //                 web crawling" (WWW 2007): permuted tables keyed on blocks
 //                 of the fingerprint (pigeonhole), a bucket over (1+mu) x
-//                 the average re-split on the bits it has not fixed (seed
-//                 002); above k = 8, a length-window scan (seed 000)
-//   minhash       LSH bands (seed 003), banding chosen for the threshold,
+//                 the average re-split on the bits it has not fixed
+//                 («Simhash算法优化»)
+//   minhash       LSH bands (Sergukova's lecture), banding chosen for the threshold,
 //                 verified by the estimated Jaccard similarity
 //   supershingles buckets per super-shingle, two shared make a pair
 //   spotsigs      inverted index over spots with SpotSigs' length-ratio
@@ -64,9 +65,9 @@ struct DedupOptions {
   ClusterMethod cluster = ClusterMethod::kComponents;
   MainPage main = MainPage::kFirst;
   // Pairs whose term counts differ by more than this share of the longer
-  // are not compared (DESIGN: length windows of +-20%); 0 turns it off.
+  // are not compared (Sergukova's lecture: length windows of +-20%); 0 turns it off.
   double length_window = 0;
-  // Bucket re-split threshold (1 + mu) x the average bucket (seed 002: mu 2).
+  // Bucket re-split threshold (1 + mu) x the average bucket («Simhash算法优化»: mu 2).
   double mu = 2.0;
 };
 
@@ -97,18 +98,14 @@ std::vector<Cluster> cluster_pairs(std::size_t pages, const std::vector<Pair>& p
 std::vector<Cluster> cluster_pages(const std::vector<DedupPage>& pages, const std::vector<Pair>& pairs,
                                    const DedupOptions& options, bool singletons = false);
 
-// The simhash candidate search alone, and its brute-force twin (all pairs):
-// both return every pair (a < b) within Hamming distance k, sorted.
+// The simhash candidate search alone: every pair (a < b) within Hamming
+// distance k, sorted.
 std::vector<Pair> simhash_table_pairs(const std::vector<uint64_t>& fingerprints, uint32_t k, double mu = 2.0,
                                       DedupStats* stats = nullptr);
-std::vector<Pair> simhash_brute_pairs(const std::vector<uint64_t>& fingerprints, uint32_t k);
 
 // LSH banding for a Jaccard threshold over n minima: the most rows r (the
 // fewest false candidates) whose S-curve 1 - (1 - t^r)^b still gives a pair
 // at exactly t a 0.99 chance; b = n / r. Returns (b, r).
 std::pair<uint32_t, uint32_t> lsh_bands_for(double threshold, uint32_t minima);
-// Candidate pairs (a < b, sorted, unique): pages sharing a band key.
-std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes, uint32_t bands,
-                                 uint32_t rows);
 
 }  // namespace husk

@@ -1,4 +1,4 @@
-// Ingest: turns INPUT arguments into a stream of RawPage, in stable order.
+// Ingest: INPUT arguments -> a stream of RawPage, in stable order.
 //
 // An input is a file (.html, .htm, .xhtml, any of them .gz; .warc or
 // .warc.gz; .jsonl/.ndjson, optionally .gz), a directory (walked
@@ -8,19 +8,37 @@
 // made of one gzip member per record.
 //
 // A record that cannot be read whole (truncated gzip, truncated WARC record,
-// invalid JSON line) becomes a RawPage with `error` set; an input that cannot
-// be opened at all is reported through IngestStats and the run goes on.
+// invalid JSON line) becomes a RawPage whose status says why; an input that
+// cannot be opened at all is reported through IngestStats and the run goes
+// on.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "husk/page.h"
 #include "husk/status.h"
 
 namespace husk {
+
+// One fetched page as it arrives, before any decoding.
+struct RawPage {
+  std::string id;            // path relative to the input directory, WARC-Record-ID, or JSONL id
+  std::string url;           // target URI when known (WARC, JSONL), else empty
+  std::string source;        // where it was read, for messages: "a.warc.gz: record 12"
+  std::string bytes;         // the page as fetched, any charset
+  std::string content_type;  // HTTP Content-Type when known; its charset outranks <meta>
+  bool is_unicode = false;   // bytes are already UTF-8 text (JSONL strings): no charset step
+  Status status;             // not ok when the record could not be read whole
+};
+
+// A page from a JSON object {"url": ..., "html": ..., "id": ...} (the JSONL
+// input of husk extract, the hook's lines, the service's JSON bodies): html
+// is required, url and id are optional; each must be a string when present.
+// The html is taken as Unicode text.
+Result<RawPage> page_from_json(std::string_view json_text);
 
 struct IngestOptions {
   // A page larger than this is reported with an error instead of being read
@@ -32,15 +50,14 @@ struct IngestOptions {
 };
 
 struct IngestStats {
-  std::size_t pages = 0;           // RawPages handed to the sink (with or without error)
-  std::size_t skipped = 0;         // WARC records that are not HTML responses
+  std::size_t pages = 0;             // RawPages handed to the sink (read or failed)
+  std::size_t skipped = 0;           // WARC records that are not HTML responses
   std::vector<Status> input_errors;  // inputs that could not be opened or walked
 };
 
 // Returns false from the sink to stop early.
 using PageSink = std::function<bool(RawPage&&)>;
 
-IngestStats ingest(const std::vector<std::string>& inputs,
-                   const IngestOptions& options, const PageSink& sink);
+IngestStats ingest(const std::vector<std::string>& inputs, const IngestOptions& options, const PageSink& sink);
 
 }  // namespace husk

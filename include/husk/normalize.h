@@ -1,5 +1,6 @@
 // Normalize: clean text -> terms and sentences, the form every signature is
-// computed from (seed 003, "Подготовка текста": lower case, no white space,
+// computed from (Sergukova, Mail.Ru lecture «Поиск дубликатов»,
+// "Подготовка текста": lower case, no white space,
 // no punctuation, no pseudo-graphics, a policy for numbers, sentences that
 // do not end at initials and abbreviations but always end at a paragraph).
 //
@@ -29,12 +30,12 @@ enum class NumberPolicy : uint8_t {
   kKeep,  // numbers are terms like words
   kDrop,  // numbers are removed
   kMask,  // every number becomes the term "#": dates, clocks and prices stop
-          // changing signatures (seed 003), their positions stay
+          // changing signatures (Sergukova's lecture), their positions stay
 };
 
 struct NormalizeOptions {
   // mask by default: auto-generated dates, times and prices are the most
-  // common difference between near-duplicate news pages (seed 003).
+  // common difference between near-duplicate news pages (Sergukova's lecture).
   NumberPolicy numbers = NumberPolicy::kMask;
   // Join runs of single letters separated by spaces or symbols.
   bool join_spaced_letters = true;
@@ -72,5 +73,14 @@ std::string describe(const NormalizeOptions& options);
 // Parses "--normalize" option text over `base`: comma-separated key=value
 // pairs, "numbers=keep|drop|mask", "letters=join|keep", "min-run=N".
 Result<NormalizeOptions> parse_normalize_options(std::string_view text, const NormalizeOptions& base = {});
+
+// Word tokens as Python's `re.findall(r"\w+", text)` sees them: runs of
+// letters (Unicode L*), numbers (any character with a Numeric_Type) and
+// '_'. Combining marks are not \w there, so they split tokens here too. The
+// extraction benchmarks' scores are defined over these tokens.
+std::vector<std::string_view> word_tokens(std::string_view utf8);
+
+// True for a code point Python's \w matches.
+bool is_word_char(char32_t c);
 
 }  // namespace husk

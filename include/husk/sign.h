@@ -1,24 +1,90 @@
-// Sign: normalised text -> near-duplicate signatures (seed 003's MD5,
-// TF*IDF, Long Sent, Heavy Sent and Lex Rand; seed 004's I-Match, shingling
-// and SpotSigs; seeds 000-002's simhash).
+// Sign: normalised text -> near-duplicate signatures: MD5, TF*IDF, Long
+// Sent, Heavy Sent and Lex Rand as Sergukova's Mail.Ru lecture «Поиск
+// дубликатов» compares them; I-Match, shingling and SpotSigs as surveyed in
+// «网页去重-算法篇»; simhash (Charikar 2002) with the random-hyperplane
+// variant of the «Неточная кластеризация» homework report.
 //
 // Every signer is deterministic across runs and machines: hashes are
 // xxHash64/CRC32/MD5/SHA-1 of UTF-8 bytes, random choices come from a fixed
 // seed, and ties are broken by term or position.
+//
+// Also here: collection statistics (document frequencies) for the global
+// signers, built in one streaming pass with lossy counting (Manku &
+// Motwani, "Approximate Frequency Counts over Data Streams", VLDB 2002):
+// memory stays bounded by O(1/epsilon * log(epsilon * N)) entries for N
+// (document, term) pairs, counts are exact until N reaches 1/epsilon and
+// under-count by at most epsilon * N after that; only terms rarer than that
+// are forgotten, and for IDF they weigh the most anyway. File format (text,
+// UTF-8, one record per line):
+//   husk-idf 1                version header
+//   documents N               documents counted
+//   epsilon E                 the lossy-counting error bound used
+//   normalize OPTIONS         how terms were normalised (husk::describe)
+//   TERM<TAB>DF               one line per term, sorted by term bytes
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "husk/extract.h"
-#include "husk/idf.h"
 #include "husk/normalize.h"
 #include "husk/status.h"
 
 namespace husk {
+
+// ---- Collection statistics ----
+
+// Looks terms up by std::string_view without building a string.
+struct TermHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+
+struct CollectionStats {
+  uint64_t documents = 0;
+  std::string normalize;  // the normalisation the terms went through
+  std::unordered_map<std::string, uint64_t, TermHash, std::equal_to<>> df;
+
+  // log(N / df) (TF*IDF in Sergukova's lecture); a term the collection
+  // never saw counts as seen once.
+  double idf(std::string_view term) const;
+  // df / N, 0 for unseen terms.
+  double df_share(std::string_view term) const;
+};
+
+class DfCounter {
+ public:
+  // epsilon 1e-6: exact below a million (document, term) pairs, about a
+  // thousand documents of error on a billion.
+  explicit DfCounter(double epsilon = 1e-6);
+  // `terms` may repeat; each distinct term counts once for the document.
+  void add_document(const std::vector<std::string>& terms);
+  CollectionStats finish() const;
+  std::size_t entries() const { return counts_.size(); }
+
+ private:
+  struct Entry {
+    uint64_t count;
+    uint64_t delta;
+  };
+  void prune();
+  double epsilon_;
+  uint64_t bucket_width_;
+  uint64_t items_ = 0;
+  uint64_t documents_ = 0;
+  std::unordered_map<std::string, Entry> counts_;
+};
+
+Status save_collection_stats(const CollectionStats& stats, double epsilon, const std::string& path);
+// A bad line is reported with the file, line and field.
+Result<CollectionStats> load_collection_stats(const std::string& path);
+
+// ---- Signatures ----
 
 struct SignOptions {
   NormalizeOptions normalize;
@@ -28,10 +94,11 @@ struct SignOptions {
   // lexrand lexicons).
   uint64_t seed = 0x6875736b2d736967ull;  // "husk-sig"
 
-  // tfidf: the L terms of highest tf*idf (seed 003; L = 6 as the lecture's
-  // comparison of Zelenkov & Segalovich uses).
+  // tfidf: the L terms of highest tf*idf (L = 6 as Sergukova's lecture
+  // takes from the comparison of Zelenkov & Segalovich).
   uint32_t tfidf_terms = 6;
-  // long_sent / heavy_sent: the 2-3 longest / heaviest sentences (seed 003).
+  // long_sent / heavy_sent: the 2-3 longest / heaviest sentences
+  // (Sergukova's lecture).
   uint32_t long_sent_count = 3;
   uint32_t heavy_sent_count = 3;
 
@@ -41,7 +108,7 @@ struct SignOptions {
   // function word) and in at least lexicon_min_df of them (not a typo).
   double lexicon_max_df_share = 0.2;
   uint64_t lexicon_min_df = 2;
-  // lexrand: K copies of the lexicon, each 30% smaller (seed 003; Kołcz,
+  // lexrand: K copies of the lexicon, each 30% smaller (Sergukova's lecture; Kołcz,
   // Chowdhury, Alspector 2004 "Improved robustness of signature-based
   // near-replica detection via lexicon randomization"). A copy signs the
   // document when the document keeps at least min_share of its lexicon
@@ -53,7 +120,8 @@ struct SignOptions {
   // simhash (Charikar 2002): 64 bits over features weighted by tf*idf.
   // Features are terms (simhash_shingle = 1) or word w-shingles.
   uint32_t simhash_shingle = 1;
-  // Random-hyperplane variant of the homework seed (000): terms scattered
+  // Random-hyperplane variant of the «Неточная кластеризация» homework
+  // report: terms scattered
   // into a 37-dimensional vector (3 positions each, steps in [-5, 5]),
   // projected on 64 random hyperplanes with coordinates in [-100, 100].
   uint32_t hyperplane_dims = 37;
@@ -107,7 +175,6 @@ Status check_signers(const std::vector<std::string>& names);
 // stats may be null: global signers then weigh every term 1, stop words 0
 // (and lexrand/imatch keep every non-stop-word term in the lexicon).
 Signatures sign(const NormalizedText& text, const SignOptions& options, const CollectionStats* stats);
-Signatures sign(const CleanText& text, const SignOptions& options, const CollectionStats* stats);
 
 // Every NormalizeOptions and SignOptions field as (section.name, value) in
 // config/sign.toml order; numbers as numbers, the number policy as 0/1/2.

@@ -1,8 +1,9 @@
 // Status and Result<T>: how husk's library reports failure.
 //
 // Library code never throws across its public surface and never exits; it
-// returns a Status (code, message, byte offset where one is meaningful). Only
-// the CLI turns these into exit codes and messages.
+// returns a Status (code, message, byte offset where one is meaningful).
+// Both types are [[nodiscard]]: a dropped error is a compile-time warning.
+// Only the CLI turns them into exit codes and messages.
 #pragma once
 
 #include <cstddef>
@@ -20,11 +21,12 @@ enum class Code {
   kCorrupt,          // input is malformed (truncated gzip, bad WARC header)
   kLimit,            // a configured limit (bytes, depth, time) was hit
   kUnsupported,      // a valid input husk does not handle (unknown charset)
+  kInternal,         // a fault inside husk or a library it calls, caught at a page's boundary
 };
 
 const char* code_name(Code code);
 
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(Code code, std::string message, std::size_t offset = kNoOffset)
@@ -36,8 +38,10 @@ class Status {
   Code code() const { return code_; }
   const std::string& message() const { return message_; }
   std::size_t offset() const { return offset_; }
-  // "corrupt: truncated gzip stream (at byte 1234)"
+  // "corrupt: truncated gzip stream (at byte 1234)"; "ok" when ok.
   std::string to_string() const;
+  // Marks a status as deliberately not acted on.
+  void ignore() const {}
 
  private:
   Code code_ = Code::kOk;
@@ -47,7 +51,7 @@ class Status {
 
 // A value or the Status that explains its absence.
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}
   Result(Status status) : status_(std::move(status)) {}

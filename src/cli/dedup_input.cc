@@ -2,13 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/ordered_batches.h"
-#include "cli/records.h"
-#include "husk/idf.h"
-#include "husk/ingest.h"
-#include "husk/pipeline.h"
-#include "sign/sig_json.h"
-#include "text_util.h"
+#include "base/text_util.h"
+#include "cli/common.h"
+#include "sign/signature_json.h"
 
 namespace husk::cli {
 
@@ -26,28 +22,60 @@ struct Loaded {
   std::string text;
   bool has_signature = false;
   bool usable = false;
+  Status error;  // the record is malformed
 };
 
-Loaded from_record(const std::string& line, const std::string& source) {
+// A string field, when present; anything else is the record's error.
+Status string_field(const nlohmann::json& j, const char* name, const Line& line, std::string& out) {
+  auto it = j.find(name);
+  if (it == j.end() || it->is_null()) return Status();
+  if (!it->is_string()) return Status(Code::kInvalidArgument, line.source + ": \"" + name + "\" must be a string");
+  out = it->get<std::string>();
+  return Status();
+}
+
+Status number_field(const nlohmann::json& j, const char* name, const Line& line, double& out) {
+  auto it = j.find(name);
+  if (it == j.end() || it->is_null()) return Status();
+  if (!it->is_number()) return Status(Code::kInvalidArgument, line.source + ": \"" + name + "\" must be a number");
+  out = it->get<double>();
+  return Status();
+}
+
+Loaded from_record(const Line& line) {
   Loaded l;
-  nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return l;
-  l.page.id = j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : source;
-  l.page.url = j.value("url", "");
-  l.page.title = j.value("title", "");
-  if (j.contains("rank") && j["rank"].is_number()) l.page.rank = j["rank"].get<double>();
-  if (j.contains("boilerplate") && j["boilerplate"].is_number()) l.page.boilerplate = j["boilerplate"].get<double>();
+  Result<nlohmann::json> parsed = json_object(line);
+  if (!parsed.ok()) {
+    l.error = parsed.status();
+    return l;
+  }
+  const nlohmann::json& j = *parsed;
+  l.page.id = line.source;
+  for (Status st : {string_field(j, "id", line, l.page.id), string_field(j, "url", line, l.page.url),
+                    string_field(j, "title", line, l.page.title), number_field(j, "rank", line, l.page.rank),
+                    number_field(j, "boilerplate", line, l.page.boilerplate)})
+    if (!st.ok()) {
+      l.error = st;
+      return l;
+    }
   if (j.contains("sig")) {
     if (j["sig"].is_null()) return l;
     Result<Signatures> sig = signatures_from_json(j["sig"]);
-    if (!sig.ok() || sig->terms == 0) return l;
+    if (!sig.ok()) {
+      l.error = Status(sig.status().code(), line.source + ": " + sig.status().message());
+      return l;
+    }
+    if (sig->terms == 0) return l;
     l.page.sig = std::move(*sig);
     l.has_signature = l.usable = true;
     return l;
   }
-  if (j.contains("error") || !j.contains("text") || !j["text"].is_string()) return l;
-  l.text = j["text"].get<std::string>();
-  l.usable = true;
+  if (j.contains("error")) return l;
+  if (Status st = string_field(j, "text", line, l.text); !st.ok()) {
+    l.error = st;
+    return l;
+  }
+  l.usable = j.contains("text");
   return l;
 }
 
@@ -60,30 +88,26 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   std::vector<std::string> records, raw;
   for (const std::string& in : inputs) (is_record_file(in) ? records : raw).push_back(in);
 
-  OrderedBatches<RecordLine, Loaded> parse(
-      jobs, [](const RecordLine& line) { return from_record(line.text, line.source); },
-      [&](const RecordLine&, Loaded& l) { loaded.push_back(std::move(l)); });
-  for (Status& st : for_each_line(records, [&](RecordLine&& line) {
-         std::size_t size = line.text.size();
-         parse.push(std::move(line), size);
-       }))
+  for (Status& st : over_lines<Loaded>(records, jobs, from_record,
+                                       [&](const Line&, Loaded& l) { loaded.push_back(std::move(l)); }))
     out.errors.push_back(std::move(st));
-  parse.finish();
 
   if (!raw.empty()) {
-    const PipelineOptions defaults;
-    Result<Pipeline> pipeline = Pipeline::make(defaults);
+    // Pages: through the processor, extraction only; they are signed below
+    // with the statistics of the whole collection.
+    const ProcessorOptions defaults;
+    Result<Processor> processor = Processor::make(defaults);
     OrderedBatches<RawPage, Loaded> extract(
         jobs,
         [&](const RawPage& page) {
-          PageResult r = pipeline->process(page);
+          PageResult r = processor->process(page);
           Loaded l;
           l.page.id = r.id;
           l.page.url = r.url;
           l.page.title = r.title;
           l.page.boilerplate = r.boilerplate;
           l.text = std::move(r.text);
-          l.usable = r.error.empty();
+          l.usable = r.status.ok();
           return l;
         },
         [&](const RawPage&, Loaded& l) { loaded.push_back(std::move(l)); });
@@ -124,7 +148,9 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
     out.signed_here = to_sign.size();
   }
   for (Loaded& l : loaded) {
-    if (l.usable && l.has_signature) {
+    if (!l.error.ok()) {
+      out.record_errors.push_back(std::move(l.error));
+    } else if (l.usable && l.has_signature) {
       out.pages.push_back(std::move(l.page));
     } else {
       ++out.without_signature;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "husk/dedup.h"
+#include "husk/sign.h"
 #include "husk/status.h"
 
 namespace husk::cli {
@@ -20,6 +21,7 @@ struct LoadedPages {
   std::size_t without_signature = 0;  // failed pages and records with nothing to sign
   std::size_t signed_here = 0;
   std::vector<Status> errors;         // inputs that could not be read
+  std::vector<Status> record_errors;  // records that are malformed (file:line and field)
 };
 
 LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs);

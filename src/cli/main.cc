@@ -1,11 +1,16 @@
 // husk: boilerplate removal and near-duplicate detection for crawled pages.
 // A thin client of the library: each subcommand parses its options and
-// calls the stages in include/husk/.
+// calls husk::Processor and the stages of include/husk/.
+#include <cstdio>
+#include <exception>
+#include <new>
 #include <vector>
 
 #include "cli/commands.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{
       "husk: clean main text out of crawled HTML (boilerplate removal), sign it and\n"
       "group near-duplicate pages.\n"
@@ -25,5 +30,22 @@ int main(int argc, char** argv) {
   }
   for (const husk::cli::Command& command : commands)
     if (command.app->parsed()) return command.run();
+  return 2;
+}
+
+}  // namespace
+
+// The last resort: whatever escapes a command becomes a message and exit
+// status 2, never an abort.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "husk: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "husk: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "husk: internal error\n");
+  }
   return 2;
 }

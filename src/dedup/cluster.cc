@@ -1,4 +1,4 @@
-// Clustering of verified pairs (DESIGN.md "Clusters"; the homework seed's
+// Clustering of verified pairs (the «Неточная кластеризация» homework report's
 // greedy centre and max-degree methods) and the choice of a main page.
 #include <algorithm>
 #include <numeric>

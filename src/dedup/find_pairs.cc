@@ -6,7 +6,7 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "husk/dedup.h"
+#include "dedup/search.h"
 #include "sign/hashing.h"
 
 namespace husk {
@@ -62,14 +62,6 @@ std::vector<Keyed> exact_keys(const std::vector<DedupPage>& pages, const std::st
         }
   }
   return keyed;
-}
-
-double estimated_jaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
-  std::size_t n = std::min(a.size(), b.size());
-  if (n == 0) return 0;
-  std::size_t equal = 0;
-  for (std::size_t i = 0; i < n; ++i) equal += a[i] == b[i];
-  return static_cast<double>(equal) / static_cast<double>(n);
 }
 
 bool in_length_window(const DedupPage& a, const DedupPage& b, double window) {
@@ -162,6 +154,19 @@ void spotsig_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
 
 }  // namespace
 
+double estimated_jaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  std::size_t n = std::min(a.size(), b.size());
+  if (n == 0) return 0;
+  std::size_t equal = 0;
+  for (std::size_t i = 0; i < n; ++i) equal += a[i] == b[i];
+  return static_cast<double>(equal) / static_cast<double>(n);
+}
+
+uint64_t band_key(const std::vector<uint32_t>& minhash, uint32_t band, uint32_t rows) {
+  std::string_view bytes(reinterpret_cast<const char*>(minhash.data() + band * rows), rows * sizeof(uint32_t));
+  return xxh64(bytes, band);
+}
+
 std::pair<uint32_t, uint32_t> lsh_bands_for(double t, uint32_t n) {
   for (uint32_t r = std::min<uint32_t>(n, 16); r >= 1; --r) {
     uint32_t b = n / r;
@@ -172,7 +177,7 @@ std::pair<uint32_t, uint32_t> lsh_bands_for(double t, uint32_t n) {
 
 // The map step keys each page by (band, hash of the band's rows); the
 // reduce step pairs the pages of each key. A bucket over (1 + mu) x the
-// band's average bucket, and 64 pages (seed 002's threshold), is mostly
+// band's average bucket, and 64 pages («Simhash算法优化»'s threshold), is mostly
 // copies of one text: pages with equal minhash arrays are joined as a star
 // around the first (the same clusters, linear size), and only the rest are
 // paired.
@@ -190,8 +195,7 @@ std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>
     for (uint32_t i = 0; i < minhashes.size(); ++i) {
       const auto& m = *minhashes[i];
       if (m.size() < (band + 1) * rows) continue;
-      std::string_view bytes(reinterpret_cast<const char*>(m.data() + band * rows), rows * sizeof(uint32_t));
-      keyed.push_back({xxh64(bytes, band), i});
+      keyed.push_back({band_key(m, band, rows), i});
     }
     std::sort(keyed.begin(), keyed.end());
     std::size_t buckets = 0;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "husk/languages.h"
+#include "normalize/languages.h"
 #include "sign/hashing.h"
 
 namespace husk {

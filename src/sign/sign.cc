@@ -2,11 +2,12 @@
 // as the "sig" JSON object.
 #include "husk/sign.h"
 
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "sign/context.h"
 #include "sign/hashing.h"
-#include "sign/sig_json.h"
+#include "sign/signature_json.h"
 
 namespace husk {
 
@@ -51,10 +52,6 @@ Signatures sign(const NormalizedText& text, const SignOptions& options, const Co
     s->sign(context, out);
   }
   return out;
-}
-
-Signatures sign(const CleanText& text, const SignOptions& options, const CollectionStats* stats) {
-  return sign(normalize(text.text(), options.normalize), options, stats);
 }
 
 std::string signatures_json(const Signatures& sig) {
@@ -106,8 +103,8 @@ Result<Signatures> signatures_from_json(const nlohmann::json& j) {
   auto bad = [](const char* field) { return Status(Code::kCorrupt, std::string("sig.") + field + " is malformed"); };
   uint64_t v = 0;
   if (auto it = j.find("terms"); it != j.end()) {
-    if (!it->is_number_unsigned()) return bad("terms");
-    s.terms = it->get<uint32_t>();
+    if (!it->is_number_unsigned() || it->get<uint64_t>() > UINT32_MAX) return bad("terms");
+    s.terms = static_cast<uint32_t>(it->get<uint64_t>());
   }
   if (auto it = j.find("md5"); it != j.end()) {
     if (!it->is_string() || it->get_ref<const std::string&>().size() != 32) return bad("md5");
@@ -169,9 +166,12 @@ Result<Signatures> signatures_from_json(const nlohmann::json& j) {
       if (!item.is_string()) return bad("lexrand");
       const std::string& text = item.get_ref<const std::string&>();
       std::size_t colon = text.find(':');
+      uint32_t copy = 0;
       if (colon == std::string::npos || colon == 0 || !parse_hex(nlohmann::json(text.substr(colon + 1)), v, 8))
         return bad("lexrand");
-      s.lexrand.emplace_back(static_cast<uint32_t>(std::stoul(text.substr(0, colon))), static_cast<uint32_t>(v));
+      auto [end, ec] = std::from_chars(text.data(), text.data() + colon, copy);
+      if (ec != std::errc() || end != text.data() + colon) return bad("lexrand");
+      s.lexrand.emplace_back(copy, static_cast<uint32_t>(v));
     }
   }
   return s;

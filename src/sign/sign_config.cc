@@ -1,22 +1,12 @@
 // SignOptions and NormalizeOptions from TOML (config/sign.toml's format).
-#include <variant>
-
+#include "base/toml_config.h"
 #include "husk/sign.h"
-#include "toml_config.h"
 
 namespace husk {
 
 namespace {
 
-using U32 = uint32_t SignOptions::*;
-using U64 = uint64_t SignOptions::*;
-using Dbl = double SignOptions::*;
-struct Field {
-  const char* name;
-  std::variant<U32, U64, Dbl> member;
-};
-
-constexpr Field kSignFields[] = {
+constexpr TomlField<SignOptions> kSignFields[] = {
     {"seed", &SignOptions::seed},
     {"tfidf_terms", &SignOptions::tfidf_terms},
     {"long_sent_count", &SignOptions::long_sent_count},
@@ -43,26 +33,7 @@ Status invalid(const std::string& at, const std::string& message) {
 }
 
 Status apply_sign(const toml::table& table, const std::string& source, SignOptions& o) {
-  for (const auto& [key, node] : table) {
-    const Field* field = nullptr;
-    for (const Field& f : kSignFields)
-      if (key.str() == f.name) field = &f;
-    if (field == nullptr) return invalid(toml_where(source, node), "unknown key sign." + std::string(key.str()));
-    std::string name = std::string("sign.") + field->name;
-    if (std::holds_alternative<Dbl>(field->member)) {
-      auto v = node.value<double>();
-      if (!v || *v < 0) return invalid(toml_where(source, node), name + " must be a non-negative number");
-      o.*std::get<Dbl>(field->member) = *v;
-    } else {
-      auto v = node.value<int64_t>();
-      if (!v || *v < 0) return invalid(toml_where(source, node), name + " must be a non-negative integer");
-      if (std::holds_alternative<U32>(field->member)) {
-        o.*std::get<U32>(field->member) = static_cast<uint32_t>(*v);
-      } else {
-        o.*std::get<U64>(field->member) = static_cast<uint64_t>(*v);
-      }
-    }
-  }
+  if (Status st = apply_toml_fields(table, source, "sign", kSignFields, o); !st.ok()) return st;
   if (o.minhash_bands * o.minhash_rows > o.minhash_permutations)
     return invalid(source, "minhash_bands x minhash_rows exceeds minhash_permutations");
   if (o.supershingle_minima > o.minhash_permutations || o.supershingle_groups == 0)
@@ -98,11 +69,7 @@ std::vector<std::pair<std::string, double>> describe(const SignOptions& options)
   out.emplace_back("normalize.numbers", static_cast<double>(options.normalize.numbers));
   out.emplace_back("normalize.join_spaced_letters", options.normalize.join_spaced_letters ? 1.0 : 0.0);
   out.emplace_back("normalize.spaced_letters_min_run", options.normalize.spaced_letters_min_run);
-  for (const Field& f : kSignFields) {
-    double v = std::visit(
-        [&](auto member) { return static_cast<double>(options.*member); }, f.member);
-    out.emplace_back(std::string("sign.") + f.name, v);
-  }
+  for (auto& field : describe_toml_fields(kSignFields, options, "sign.")) out.push_back(std::move(field));
   return out;
 }
 

@@ -9,7 +9,7 @@
 
 #include <random>
 
-#include "husk/dedup.h"
+#include "dedup/search.h"
 
 namespace {
 

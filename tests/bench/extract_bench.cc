@@ -26,10 +26,8 @@
 #include <thread>
 #include <vector>
 
-#include "husk/ingest.h"
-#include "husk/pipeline.h"
-#include "husk/sign.h"
-#include "husk/template.h"
+#include "html/prescan.h"
+#include "husk/processor.h"
 
 namespace {
 
@@ -76,14 +74,14 @@ void Parse(benchmark::State& state) {
 
 void Extract(benchmark::State& state) {
   const auto jobs = static_cast<unsigned>(state.range(0));
-  const husk::PipelineOptions defaults;
-  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(defaults);
+  const husk::ProcessorOptions defaults;
+  husk::Result<husk::Processor> processor = husk::Processor::make(defaults);
   for (auto _ : state) {
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> out_bytes{0};
     auto worker = [&] {
       std::size_t bytes = 0;
-      for (std::size_t i = next++; i < corpus().size(); i = next++) bytes += husk::to_jsonl(pipeline->process(corpus()[i])).size();
+      for (std::size_t i = next++; i < corpus().size(); i = next++) bytes += husk::to_jsonl(processor->process(corpus()[i])).size();
       out_bytes += bytes;
     };
     std::vector<std::thread> threads;
@@ -103,28 +101,29 @@ std::vector<husk::RawPage>& site_pages() {
 }
 
 void SiteDensity(benchmark::State& state) {
-  const husk::PipelineOptions defaults;
-  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(defaults);
+  const husk::ProcessorOptions defaults;
+  husk::Result<husk::Processor> processor = husk::Processor::make(defaults);
   for (auto _ : state)
-    for (const auto& page : site_pages()) benchmark::DoNotOptimize(pipeline->process(page));
+    for (const auto& page : site_pages()) benchmark::DoNotOptimize(processor->process(page));
   state.counters["pages/s"] = benchmark::Counter(static_cast<double>(site_pages().size() * state.iterations()),
                                                  benchmark::Counter::kIsRate);
 }
 
 // Analyse every page, learn the site's templates, label and finish each.
 void SiteTemplate(benchmark::State& state) {
-  const husk::PipelineOptions defaults;
-  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(defaults);
   for (auto _ : state) {
-    std::vector<husk::Analyzed> analyzed;
-    for (const auto& page : site_pages()) analyzed.push_back(pipeline->analyze(page, false));
+    husk::ProcessorOptions options;
+    options.extractor = "template";
+    auto store = husk::TemplateStore::in_memory();
+    options.templates = store;
+    husk::Result<husk::Processor> processor = husk::Processor::make(options);
+    std::vector<husk::Document> analyzed;
+    for (const auto& page : site_pages()) analyzed.push_back(processor->analyze(page, false));
     std::vector<husk::TemplatePage> pages;
     for (const auto& a : analyzed) pages.push_back({a.result.url, a.result.source, &a.blocks});
-    auto labels = husk::template_extract(pages, husk::TemplateOptions{});
-    for (std::size_t i = 0; i < analyzed.size(); ++i) {
-      husk::Extraction e = labels[i] ? std::move(*labels[i]) : pipeline->extract(analyzed[i]);
-      benchmark::DoNotOptimize(pipeline->finish(std::move(analyzed[i]), std::move(e)));
-    }
+    for (const auto& [group, model] : husk::learn_templates(pages, husk::TemplateOptions{}))
+      store->put(group, model).ignore();
+    for (auto& a : analyzed) benchmark::DoNotOptimize(processor->finish(std::move(a)));
   }
   state.counters["pages/s"] = benchmark::Counter(static_cast<double>(site_pages().size() * state.iterations()),
                                                  benchmark::Counter::kIsRate);
@@ -201,7 +200,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   husk::ingest({dir}, husk::IngestOptions{}, [](husk::RawPage&& page) {
-    if (page.error.empty()) corpus().push_back(std::move(page));
+    if (page.status.ok()) corpus().push_back(std::move(page));
     return true;
   });
   if (corpus().empty()) {
@@ -209,16 +208,16 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::fprintf(stderr, "corpus: %zu pages, %.1f MB of raw HTML\n", corpus().size(), static_cast<double>(corpus_bytes()) / 1e6);
-  const husk::PipelineOptions defaults;
-  husk::Result<husk::Pipeline> pipeline = husk::Pipeline::make(defaults);
-  for (const auto& page : corpus()) clean_texts().push_back(pipeline->process(page).text);
+  const husk::ProcessorOptions defaults;
+  husk::Result<husk::Processor> processor = husk::Processor::make(defaults);
+  for (const auto& page : corpus()) clean_texts().push_back(processor->process(page).text);
   std::fprintf(stderr, "clean text: %.2f MB\n", static_cast<double>(clean_bytes()) / 1e6);
   for (const std::string& signer : husk::signer_names())
     benchmark::RegisterBenchmark(("Sign/" + signer).c_str(), Sign, signer)->Unit(benchmark::kMillisecond)->MinTime(0.5);
   benchmark::RegisterBenchmark("Sign/all", Sign, std::string("all"))->Unit(benchmark::kMillisecond)->MinTime(0.5);
   if (!site.empty()) {
     husk::ingest({site}, husk::IngestOptions{}, [](husk::RawPage&& page) {
-      if (page.error.empty()) site_pages().push_back(std::move(page));
+      if (page.status.ok()) site_pages().push_back(std::move(page));
       return true;
     });
     std::fprintf(stderr, "site: %zu pages under %s\n", site_pages().size(), site.c_str());

@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
   }
   std::vector<husk::RawPage> pages;
   husk::ingest({corpus}, husk::IngestOptions{}, [&](husk::RawPage&& p) {
-    if (p.error.empty()) pages.push_back(std::move(p));
+    if (p.status.ok()) pages.push_back(std::move(p));
     return true;
   });
   const std::size_t total = pages.size() * static_cast<std::size_t>(repeat);

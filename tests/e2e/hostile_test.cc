@@ -90,8 +90,8 @@ namespace {
 // come back as a page result.
 TEST(Hostile, FuzzRegressionsRunClean) {
   std::size_t seen = 0;
-  const PipelineOptions defaults;
-  Result<Pipeline> pipeline = Pipeline::make(defaults);
+  const ProcessorOptions defaults;
+  Result<Processor> pipeline = Processor::make(defaults);
   ASSERT_TRUE(pipeline.ok());
   for (const auto& entry : std::filesystem::directory_iterator(std::string(HUSK_SOURCE_DIR) + "/fixtures/fuzz")) {
     RawPage page;
@@ -99,7 +99,7 @@ TEST(Hostile, FuzzRegressionsRunClean) {
     page.bytes = test::read_file(entry.path().string());
     PageResult r = pipeline->process(page);
     EXPECT_EQ(r.id, page.id);
-    EXPECT_EQ(r.error.find("internal"), std::string::npos) << page.id << ": " << r.error;
+    EXPECT_NE(r.status.code(), Code::kInternal) << page.id << ": " << r.status.to_string();
     ++seen;
   }
   EXPECT_GE(seen, 1u);

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "husk/eval.h"
+#include "eval/eval.h"
 #include "husk/ingest.h"
 #include "unit/test_util.h"
 
@@ -45,9 +45,9 @@ std::string corpus_sha256(const std::string& root) {
 }
 
 double benchmark_f1(const std::string& root, const std::string& extractor) {
-  PipelineOptions options;
+  ProcessorOptions options;
   options.extractor = extractor;
-  Result<Pipeline> pipeline = Pipeline::make(options);
+  Result<Processor> pipeline = Processor::make(options);
   EXPECT_TRUE(pipeline.ok());
   std::ifstream gold_in(root + "/ground-truth.json");
   nlohmann::json gold = nlohmann::json::parse(gold_in);

@@ -31,8 +31,8 @@ TEST(RealPages, ArticleSentencesInFurnitureOut) {
   std::string root = test::dataset("article-extraction-benchmark");
   if (root.empty()) GTEST_SKIP() << "../shared/datasets/article-extraction-benchmark is absent";
   std::map<std::string, std::string> text_by_prefix;
-  const PipelineOptions defaults;
-  Result<Pipeline> pipeline = Pipeline::make(defaults);
+  const ProcessorOptions defaults;
+  Result<Processor> pipeline = Processor::make(defaults);
   ASSERT_TRUE(pipeline.ok());
   ingest({root + "/html"}, IngestOptions{}, [&](RawPage&& page) {
     for (const SnippetCase& c : kCases)

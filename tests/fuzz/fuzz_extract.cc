@@ -1,19 +1,23 @@
-// libFuzzer entry: arbitrary bytes as a page, through the whole pipeline
-// and on through normalisation and every signer.
+// libFuzzer entry: arbitrary bytes as a page, through the whole processor
+// (decode, parse, segment, the cascade, normalisation and every signer).
 // The first byte picks the extractor and whether a Content-Type header with
 // a charset comes along, so charset conversion is fuzzed as well.
 #include <cstddef>
 #include <cstdint>
 
-#include "husk/pipeline.h"
-#include "husk/sign.h"
+#include "husk/processor.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
-  static const husk::Pipeline density = *husk::Pipeline::make(husk::PipelineOptions{});
-  static const husk::Pipeline fulltext = [] {
-    husk::PipelineOptions options;
+  static const husk::Processor density = [] {
+    husk::ProcessorOptions options;
+    options.sign = true;
+    return *husk::Processor::make(options);
+  }();
+  static const husk::Processor fulltext = [] {
+    husk::ProcessorOptions options;
     options.extractor = "fulltext";
-    return *husk::Pipeline::make(options);
+    options.sign = true;
+    return *husk::Processor::make(options);
   }();
   if (size == 0) return 0;
   static const char* kTypes[] = {"", "text/html; charset=windows-1251", "text/html; charset=shift_jis",
@@ -24,6 +28,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   page.bytes.assign(reinterpret_cast<const char*>(data) + 1, size - 1);
   husk::PageResult r = ((data[0] >> 2) & 1 ? fulltext : density).process(page);
   (void)husk::to_jsonl(r);
-  (void)husk::signatures_json(husk::sign(husk::normalize(r.text), husk::SignOptions{}, nullptr));
+  if (r.signatures) (void)husk::signatures_json(*r.signatures);
   return 0;
 }

@@ -1,6 +1,6 @@
 #include <toml++/toml.h>
 
-#include "husk/params.h"
+#include "husk/extract.h"
 #include "unit/test_util.h"
 
 namespace husk {

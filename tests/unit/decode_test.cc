@@ -1,6 +1,6 @@
 #include <unicode/ucnv.h>
 
-#include "husk/decode.h"
+#include "husk/html.h"
 #include "unit/test_util.h"
 
 namespace husk {

@@ -6,7 +6,7 @@
 #include <random>
 #include <set>
 
-#include "husk/dedup.h"
+#include "dedup/search.h"
 #include "unit/test_util.h"
 
 namespace husk {

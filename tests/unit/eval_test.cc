@@ -1,5 +1,5 @@
-#include "husk/eval.h"
-#include "husk/word_tokens.h"
+#include "eval/eval.h"
+#include "husk/normalize.h"
 #include "unit/test_util.h"
 
 namespace husk {

@@ -1,6 +1,6 @@
 #include <random>
 
-#include "husk/idf.h"
+#include "husk/sign.h"
 #include "unit/test_util.h"
 
 namespace husk {

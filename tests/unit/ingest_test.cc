@@ -1,6 +1,6 @@
 #include "husk/ingest.h"
 #include "unit/test_util.h"
-#include "warc.h"
+#include "ingest/warc.h"
 
 namespace husk {
 namespace {
@@ -51,8 +51,8 @@ TEST(Ingest, TruncatedGzipIsAPageErrorAndNeighboursSurvive) {
   write_file(dir.file("b.html"), "<p>fine</p>");
   std::vector<RawPage> pages = read_all({dir.path().string()});
   ASSERT_EQ(pages.size(), 2u);
-  EXPECT_NE(pages[0].error.find("truncated gzip"), std::string::npos) << pages[0].error;
-  EXPECT_EQ(pages[1].error, "");
+  EXPECT_NE(pages[0].status.to_string().find("truncated gzip"), std::string::npos) << pages[0].status.to_string();
+  EXPECT_TRUE(pages[1].status.ok());
   EXPECT_EQ(pages[1].bytes, "<p>fine</p>");
 }
 
@@ -109,7 +109,7 @@ TEST(Ingest, TruncatedWarcRecordIsAnErrorAfterIntactRecords) {
   std::vector<RawPage> pages = read_all({dir.file("t.warc.gz")});
   ASSERT_EQ(pages.size(), 2u);
   EXPECT_EQ(pages[0].bytes, "<p>one</p>");
-  EXPECT_NE(pages[1].error.find("truncated WARC record"), std::string::npos) << pages[1].error;
+  EXPECT_NE(pages[1].status.to_string().find("truncated WARC record"), std::string::npos) << pages[1].status.to_string();
   EXPECT_EQ(pages[1].url, "http://e.com/2");
 }
 
@@ -131,10 +131,10 @@ TEST(Ingest, JsonlLinesWithBadLinesReported) {
   ASSERT_EQ(pages.size(), 4u);
   EXPECT_EQ(pages[0].url, "http://e.com/a");
   EXPECT_TRUE(pages[0].is_unicode);
-  EXPECT_NE(pages[1].error.find("not a JSON object"), std::string::npos);
+  EXPECT_NE(pages[1].status.to_string().find("not a JSON object"), std::string::npos);
   EXPECT_EQ(pages[2].id, "mine");
   EXPECT_EQ(pages[2].bytes, "<p>b \xc3\xa9</p>");
-  EXPECT_NE(pages[3].error.find("html"), std::string::npos);
+  EXPECT_NE(pages[3].status.to_string().find("html"), std::string::npos);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "husk/dom.h"
+#include "html/prescan.h"
 #include "unit/test_util.h"
 
 namespace husk {

@@ -2,8 +2,7 @@
 #include <map>
 #include <random>
 
-#include "husk/template.h"
-#include "husk/template_store.h"
+#include "extractors/template.h"
 #include "unit/test_util.h"
 
 namespace husk {
@@ -58,7 +57,7 @@ std::vector<Blocks> garden() {
   return out;
 }
 
-std::string kept(const Blocks& b, const Extraction& e) { return clean_text(b, e).text(); }
+std::string kept(const Blocks& b, const Labels& e) { return kept_text(b, e); }
 
 class TemplateLearners : public ::testing::TestWithParam<TemplateLearner> {};
 
@@ -140,13 +139,12 @@ TEST(Template, SmallGroupsLearnNothing) {
   std::vector<TemplatePage> view;
   for (std::size_t i = 0; i < 3; ++i) view.push_back({urls[i], "", &pages[i]});
   TemplateOptions options;
-  auto labels = template_extract(view, options);
-  for (const auto& l : labels) EXPECT_FALSE(l.has_value());
+  EXPECT_TRUE(learn_templates(view, options).empty());
   for (std::size_t i = 3; i < 6; ++i) view.push_back({urls[i], "", &pages[i]});
-  std::vector<std::string> groups;
-  labels = template_extract(view, options, [&](const std::string& g, const TemplateModel&) { groups.push_back(g); });
-  for (const auto& l : labels) EXPECT_TRUE(l.has_value());
-  EXPECT_EQ(groups, (std::vector<std::string>{"shop.example/blog/"}));
+  auto learned = learn_templates(view, options);
+  ASSERT_EQ(learned.size(), 1u);
+  EXPECT_EQ(learned[0].first, "shop.example/blog/");
+  EXPECT_EQ(learned[0].second.pages, 6u);
 }
 
 TEST(TemplateStore, KeepsModelsAcrossOpens) {
@@ -163,10 +161,15 @@ TEST(TemplateStore, KeepsModelsAcrossOpens) {
   auto store = TemplateStore::open(dir.file("state"));
   ASSERT_TRUE(store.ok());
   auto got = (*store)->find("https://shop.example/blog/new-post.html", "");
-  ASSERT_TRUE(got.has_value());
+  ASSERT_NE(got, nullptr);
   EXPECT_EQ(got->reference, model.reference);
   EXPECT_EQ(got->pages, 7u);
-  EXPECT_FALSE((*store)->find("https://other.example/x.html", "").has_value());
+  EXPECT_EQ((*store)->find("https://other.example/x.html", ""), nullptr);
+  // An in-memory store answers the same way, and keeps nothing on disk.
+  auto memory = TemplateStore::in_memory();
+  ASSERT_TRUE(memory->put("shop.example/blog/", model).ok());
+  EXPECT_NE(memory->find("https://shop.example/blog/a/b.html", ""), nullptr);
+  EXPECT_EQ(memory->find("https://shop.example/other.html", ""), nullptr);
 }
 
 }  // namespace

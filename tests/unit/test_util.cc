@@ -88,15 +88,15 @@ Blocks blocks_of(const std::string& html) {
 }
 
 std::string extract_text(const std::string& html, const std::string& extractor) {
-  PipelineOptions options;
+  ProcessorOptions options;
   options.extractor = extractor;
-  Result<Pipeline> pipeline = Pipeline::make(options);
-  EXPECT_TRUE(pipeline.ok());
+  Result<Processor> processor = Processor::make(options);
+  EXPECT_TRUE(processor.ok());
   RawPage page;
   page.id = "inline";
   page.bytes = html;
-  PageResult r = pipeline->process(page);
-  EXPECT_EQ(r.error, "");
+  PageResult r = processor->process(page);
+  EXPECT_TRUE(r.status.ok()) << r.status.to_string();
   return r.text;
 }
 

@@ -9,8 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "husk/blocks.h"
-#include "husk/pipeline.h"
+#include "husk/processor.h"
 
 namespace husk::test {
 

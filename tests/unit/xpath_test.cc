@@ -1,5 +1,5 @@
-#include "husk/pipeline.h"
-#include "husk/site_rules.h"
+#include "base/url.h"
+#include "husk/processor.h"
 #include "unit/test_util.h"
 
 namespace husk {
@@ -13,10 +13,10 @@ std::string run(const std::string& rules_toml, const std::string& url, std::vect
                 std::string* extractor = nullptr) {
   auto rules = SiteRules::parse(rules_toml, "test.toml");
   EXPECT_TRUE(rules.ok()) << rules.status().to_string();
-  PipelineOptions options;
+  ProcessorOptions options;
   options.extractor = "xpath";
-  options.config.sites = *rules;
-  auto pipeline = Pipeline::make(options);
+  options.sites = *rules;
+  auto pipeline = Processor::make(options);
   RawPage page;
   page.id = "p";
   page.url = url;

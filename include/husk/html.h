@@ -1,0 +1,217 @@
+// The HTML stages: bytes -> decode -> parse -> segment -> Blocks.
+//
+// Decode. The charset is taken from, in order (WHATWG "encoding sniffing",
+// HTML Living Standard 13.2.3.2): a byte order mark; the HTTP Content-Type
+// header; a <meta charset> or <meta http-equiv=Content-Type> in the first
+// `sniff_bytes`; otherwise the bytes themselves: valid UTF-8 is UTF-8, and
+// anything else goes to ICU's charset detector. Labels are mapped the way
+// browsers map them (ISO-8859-1 and ASCII are windows-1252, GB2312 and GBK
+// are GB18030). Bytes that are invalid in the chosen charset become U+FFFD.
+//
+// Parse. Before the HTML5 parser (Gumbo) sees the page, a prescan drops what
+// never reaches the text (script, style, svg, noscript, template bodies,
+// comments). On the article-extraction-benchmark pages that is 61% of the
+// bytes, and the parser's time is linear in what it parses. The same
+// prescan enforces the limits: markup beyond `max_markup_bytes` is cut,
+// start tags beyond `max_depth` open elements or beyond `max_elements` are
+// dropped (their text is kept), so a hostile page costs bounded time and
+// memory. Each cut is reported in Dom::warnings(). The Dom's memory comes
+// from one arena released as a whole, so no recursive tree destruction ever
+// runs on a deep tree.
+//
+// Segment. A block is the text between two block-level boundaries (an
+// element such as p, div, li, h2, td opening or closing, or two
+// consecutive <br>). Features follow Kohlschütter et al., "Boilerplate
+// Detection using Shallow Text Features" (WSDM 2010): word count, link
+// words, text density (words per 80-character wrapped line, the last line
+// excluded) and link density. Blocks are in document order, so the blocks
+// inside any element form one contiguous range [first_block, end_block): a
+// subtree's totals are two prefix-sum lookups, which is what lets
+// extractors score every subtree.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "husk/status.h"
+
+namespace husk {
+
+// ---- Decode ----
+
+struct DecodeOptions {
+  // How far into the page <meta charset> is looked for. WHATWG says 1024;
+  // 4096 also finds it behind the long inline scripts real pages put first.
+  std::size_t sniff_bytes = 4096;
+  // How many bytes ICU's detector reads when nothing declares a charset.
+  std::size_t detect_bytes = 64u << 10;
+  // ICU detector confidence (0-100) below which the fallback is used.
+  int min_confidence = 10;
+  // Used when detection is not confident: the web's most common legacy charset.
+  std::string fallback_charset = "windows-1252";
+};
+
+struct Decoded {
+  std::string html;            // valid UTF-8
+  std::string charset;         // the charset the bytes were read as
+  std::string charset_source;  // "bom", "http", "meta", "utf8", "detected" or "fallback"
+  std::vector<std::string> warnings;
+};
+
+Decoded decode(std::string_view bytes, std::string_view content_type, const DecodeOptions& options = {});
+
+// For text that is already Unicode (JSONL strings): only repairs invalid UTF-8.
+Decoded decode_utf8(std::string_view text);
+
+// Maps a charset label the way browsers do; empty when ICU cannot convert it.
+std::string canonical_charset(std::string_view label);
+
+// Replaces every ill-formed UTF-8 sequence with U+FFFD. Returns the number
+// of replacements.
+std::size_t repair_utf8(std::string& text);
+
+// ---- Parse ----
+
+struct ParseOptions {
+  // Markup kept after the prescan; beyond it the page is cut (16 MiB: larger
+  // than any article page we have seen by 20x, parsed in well under a second).
+  std::size_t max_markup_bytes = 16u << 20;
+  // Open elements. Real pages stay below 100; the HTML5 parser's scope
+  // checks are linear in depth, so unbounded nesting would be quadratic.
+  std::size_t max_depth = 512;
+  // Start tags kept. The largest benchmark page has about 30,000 elements.
+  std::size_t max_elements = 200000;
+  // Drop script/style/svg/noscript/template bodies and comments before
+  // parsing. Off only for measuring what the prescan saves.
+  bool prescan = true;
+};
+
+// A parsed page. Opaque: the stages that read it (segment, the XPath view)
+// are husk's own.
+class Dom {
+ public:
+  struct Impl;
+  explicit Dom(std::unique_ptr<Impl> impl);
+  ~Dom();
+  Dom(Dom&&) noexcept;
+  Dom& operator=(Dom&&) noexcept;
+
+  const std::vector<std::string>& warnings() const;
+
+ private:
+  friend struct DomAccess;
+  std::unique_ptr<Impl> impl_;
+};
+
+Result<Dom> parse(std::string_view html, const ParseOptions& options = {});
+
+// ---- Tags ----
+
+// The elements of the HTML Living Standard (and the legacy ones browsers
+// still parse), in the order of the HTML5 parser's tag list; kUnknown for
+// any other name.
+enum class Tag : uint16_t {
+  kHtml, kHead, kTitle, kBase, kLink, kMeta, kStyle, kScript, kNoscript, kTemplate, kBody, kArticle,
+  kSection, kNav, kAside, kH1, kH2, kH3, kH4, kH5, kH6, kHgroup, kHeader, kFooter, kAddress, kP, kHr,
+  kPre, kBlockquote, kOl, kUl, kLi, kDl, kDt, kDd, kFigure, kFigcaption, kMain, kDiv, kA, kEm, kStrong,
+  kSmall, kS, kCite, kQ, kDfn, kAbbr, kData, kTime, kCode, kVar, kSamp, kKbd, kSub, kSup, kI, kB, kU,
+  kMark, kRuby, kRt, kRp, kBdi, kBdo, kSpan, kBr, kWbr, kIns, kDel, kImage, kImg, kIframe, kEmbed,
+  kObject, kParam, kVideo, kAudio, kSource, kTrack, kCanvas, kMap, kArea, kMath, kMi, kMo, kMn, kMs,
+  kMtext, kMglyph, kMalignmark, kAnnotationXml, kSvg, kForeignobject, kDesc, kTable, kCaption,
+  kColgroup, kCol, kTbody, kThead, kTfoot, kTr, kTd, kTh, kForm, kFieldset, kLegend, kLabel, kInput,
+  kButton, kSelect, kDatalist, kOptgroup, kOption, kTextarea, kKeygen, kOutput, kProgress, kMeter,
+  kDetails, kSummary, kMenu, kMenuitem, kApplet, kAcronym, kBgsound, kDir, kFrame, kFrameset,
+  kNoframes, kIsindex, kListing, kXmp, kNextid, kNoembed, kPlaintext, kRb, kStrike, kBasefont, kBig,
+  kBlink, kCenter, kFont, kMarquee, kMulticol, kNobr, kSpacer, kTt, kRtc,
+  kUnknown,
+};
+
+// "div", "p", ...; "unknown" for Tag::kUnknown.
+std::string_view tag_name(Tag tag);
+
+// ---- Segment ----
+
+// Element flags: semantic markup seen on the element itself.
+enum ElementFlag : uint32_t {
+  kElemArticleBody = 1u << 0,  // itemprop="articleBody"/"text", role="article"
+  kElemMainRole = 1u << 1,     // role="main"
+  kElemNavRole = 1u << 2,      // role="navigation"/"banner"/"contentinfo"/"complementary"/"search"/"menu"
+};
+
+// A block-level element of the page.
+struct Element {
+  static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  uint32_t parent = kNone;   // index into Blocks::elements
+  Tag tag = Tag::kUnknown;
+  uint16_t depth = 0;        // 0 for <body>
+  uint32_t first_block = 0;  // blocks inside: [first_block, end_block)
+  uint32_t end_block = 0;
+  uint32_t flags = 0;        // ElementFlag bits
+  uint32_t node = kNone;     // the element's number in document order among all the Dom's elements
+  std::string hints;         // lower-cased class and id values, space-separated
+};
+
+// Block flags: where the block sits.
+enum BlockFlag : uint32_t {
+  kBlockListItem = 1u << 0,   // inside <li>, <dd> or <dt>
+  kBlockTableCell = 1u << 1,  // inside <td> or <th>
+  kBlockPre = 1u << 2,        // inside <pre>
+  kBlockQuote = 1u << 3,      // inside <blockquote>
+  kBlockCaption = 1u << 4,    // inside <figcaption>, <figure> or <caption>
+  kBlockForm = 1u << 5,       // inside <form>
+  kBlockAddress = 1u << 6,    // inside <address>
+};
+
+struct BlockFeatures {
+  uint32_t words = 0;             // white-space words; CJK/Thai characters count half a word each
+  uint32_t link_words = 0;        // words inside <a href>
+  uint32_t local_link_words = 0;  // of those, words in links to the page itself (href="#...")
+  uint32_t chars = 0;             // code points of the collapsed text
+  uint32_t wrapped_lines = 0;           // full 80-character lines
+  uint32_t words_in_wrapped_lines = 0;  // words on those lines
+  float text_density = 0;  // words per wrapped line (boilerpipe's definition)
+  float link_density = 0;  // link_words / words
+  uint32_t position = 0;   // index of the block in the page
+  Tag tag = Tag::kUnknown;  // tag of the element that holds the block
+  uint8_t heading = 0;     // 1-6 inside <h1>-<h6>, else 0
+  uint32_t flags = 0;      // BlockFlag bits
+};
+
+struct Block {
+  std::string text;      // white space collapsed, no leading/trailing space
+  uint32_t element = 0;  // innermost block-level element holding the text
+  BlockFeatures features;
+};
+
+struct Blocks {
+  std::vector<Element> elements;  // [0] is <body>
+  std::vector<Block> blocks;
+  // Title candidates, chosen by choose_title().
+  std::string title_tag;
+  std::string og_title;
+  std::string first_h1;
+  std::string lang;  // <html lang>, lower-cased
+};
+
+struct SegmentOptions {
+  // boilerpipe's wrap width for text density (Kohlschütter 2010, section 4.2).
+  uint32_t wrap_width = 80;
+  // Elements visited; beyond it the rest of the page is not segmented. The
+  // prescan already bounds elements, this bounds text nodes as well.
+  uint32_t max_nodes = 1000000;
+};
+
+Blocks segment(const Dom& dom, const SegmentOptions& options = {});
+
+// The page title: og:title, else the first <h1>, else <title> less a
+// trailing site name ("Story | Site"); white space collapsed.
+std::string choose_title(const Blocks& blocks);
+
+// The tag path of an element: "body>div.content>article>p".
+std::string tag_path(const Blocks& blocks, uint32_t element);
+
+}  // namespace husk

@@ -1,0 +1,119 @@
+// The one entry point: a page in, everything husk says about it out.
+//
+//   bytes + url (+ Content-Type)
+//     -> decode -> parse -> segment                       (husk/html.h)
+//     -> the extraction cascade                           (husk/extract.h)
+//          1. site rule   an operator's XPath rule for the page's URL or path
+//          2. template    the stored template of the page's site group
+//          3. density     the page alone
+//        each stage runs only when its gate holds (a rule matches; a
+//        template is stored); `extractor` other than "auto" picks one stage
+//        (xpath and template still fall back to density for pages they
+//        have nothing for)
+//     -> clean text: the kept blocks, one paragraph each
+//     -> normalise -> sign                                (husk/sign.h)
+//
+// A Processor is built once from its options and is then immutable and
+// thread-safe: any number of threads may call process() on one Processor.
+// process() never throws; a page that fails comes back with its status set
+// and the run goes on. The CLI, the service and the index are thin clients
+// of it.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "husk/extract.h"
+#include "husk/html.h"
+#include "husk/ingest.h"
+#include "husk/sign.h"
+#include "husk/status.h"
+
+namespace husk {
+
+struct ProcessorOptions {
+  DecodeOptions decode;
+  ParseOptions parse;
+  SegmentOptions segment;
+  // "auto" (the cascade), or one of "density", "fulltext", "xpath", "template".
+  std::string extractor = "auto";
+  ExtractConfig extract = default_extract_config();
+  std::shared_ptr<const SiteRules> sites;          // per-site XPath rules; null: none
+  std::shared_ptr<const TemplateStore> templates;  // learned templates; null: none
+  // Signing is off unless `sign` is set.
+  bool sign = false;
+  SignOptions signing;
+  std::shared_ptr<const CollectionStats> stats;  // IDF for the global signers; null: none
+};
+
+// Everything husk says about one page.
+struct PageResult {
+  Status status;  // not ok: the page failed; text is then empty and nothing is signed
+  std::string id;
+  std::string url;
+  std::string source;     // where the page was read (file path), not written out
+  std::string title;
+  std::string text;       // the clean text: paragraphs separated by blank lines
+  std::string extractor;  // the extractor that labelled the page
+  std::string charset;
+  double boilerplate = 0;  // share of the page's visible words extraction removed
+  std::vector<std::string> warnings;
+  std::size_t input_bytes = 0;
+  std::optional<Signatures> signatures;  // with signing on, when the text has terms
+};
+
+// A page decoded, parsed and segmented, before the cascade: what the steps
+// that need a whole site at once (learning templates, tuning rules) work on.
+struct Document {
+  PageResult result;  // id, url, source, title, charset, warnings; or why the page failed
+  Blocks blocks;
+  std::optional<Dom> dom;  // kept when asked for
+};
+
+// A page's blocks and their labels, for --dump-features.
+struct Trace {
+  Blocks blocks;
+  Labels labels;
+};
+
+class Processor {
+ public:
+  // Fails on a bad extractor name or unusable signing options.
+  static Result<Processor> make(const ProcessorOptions& options);
+
+  // The whole chain for one page. A page without an id gets page_id().
+  PageResult process(const RawPage& page, Trace* trace = nullptr) const;
+  PageResult process(std::string_view url, std::string_view bytes, std::string_view content_type = {}) const;
+
+  // process() in two steps, for clients that need many pages between them:
+  // decode + parse + segment; then the cascade, clean text and signing.
+  Document analyze(const RawPage& page, bool keep_dom = true) const;
+  PageResult finish(Document&& document, Trace* trace = nullptr) const;
+
+  // Normalises and signs a clean text with the processor's signing options
+  // and statistics (husk sign's records).
+  Signatures sign(std::string_view text) const;
+
+  const ProcessorOptions& options() const { return *options_; }
+
+ private:
+  struct Cascade;
+  Processor(std::shared_ptr<const ProcessorOptions> options, std::shared_ptr<const Cascade> cascade);
+  std::shared_ptr<const ProcessorOptions> options_;
+  std::shared_ptr<const Cascade> cascade_;
+};
+
+// The id husk gives a page that has none: a hash of its URL, or of its
+// bytes without one, so the same page posted again gets the same id.
+std::string page_id(std::string_view url, std::string_view bytes);
+
+// The `husk extract` JSONL record of a page: id, url, title, text,
+// extractor, boilerplate (share of visible words removed, 4 decimals), then
+// error and warnings when present; newline-terminated.
+std::string to_jsonl(const PageResult& result);
+
+}  // namespace husk

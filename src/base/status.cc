@@ -1,0 +1,26 @@
+#include "husk/status.h"
+
+namespace husk {
+
+const char* code_name(Code code) {
+  switch (code) {
+    case Code::kOk: return "ok";
+    case Code::kInvalidArgument: return "invalid argument";
+    case Code::kNotFound: return "not found";
+    case Code::kIo: return "io";
+    case Code::kCorrupt: return "corrupt";
+    case Code::kLimit: return "limit";
+    case Code::kUnsupported: return "unsupported";
+    case Code::kInternal: return "internal";
+  }
+  return "unknown";
+}
+
+std::string Status::to_string() const {
+  if (ok()) return "ok";
+  std::string out = std::string(code_name(code_)) + ": " + message_;
+  if (offset_ != kNoOffset) out += " (at byte " + std::to_string(offset_) + ")";
+  return out;
+}
+
+}  // namespace husk

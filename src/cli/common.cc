@@ -1,0 +1,46 @@
+#include "cli/common.h"
+
+namespace husk::cli {
+
+int fail(const char* command, const std::string& message, int code) {
+  std::fprintf(stderr, "husk %s: %s\n", command, message.c_str());
+  return code;
+}
+
+Status Output::open(const std::string& path) {
+  if (path == "-") return Status();
+  file_.open(path, std::ios::binary | std::ios::trunc);
+  if (!file_) return Status(Code::kIo, path + ": cannot open for writing");
+  out_ = &file_;
+  return Status();
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t comma = text.find(',', pos);
+    if (comma == std::string::npos) comma = text.size();
+    if (comma > pos) out.push_back(text.substr(pos, comma - pos));
+    pos = comma + 1;
+  }
+  return out;
+}
+
+std::vector<Document> analyze_all(const std::vector<std::string>& inputs, const IngestOptions& ingest_options,
+                                  const Processor& processor, unsigned jobs, bool keep_dom, IngestStats& stats) {
+  std::vector<Document> documents;
+  OrderedBatches<RawPage, Document> analyze(
+      OrderedBatches<RawPage, Document>::resolve_jobs(jobs),
+      [&](const RawPage& page) { return processor.analyze(page, keep_dom); },
+      [&](const RawPage&, Document& d) { documents.push_back(std::move(d)); });
+  stats = ingest(inputs, ingest_options, [&](RawPage&& page) {
+    std::size_t size = page.bytes.size();
+    analyze.push(std::move(page), size);
+    return true;
+  });
+  analyze.finish();
+  return documents;
+}
+
+}  // namespace husk::cli

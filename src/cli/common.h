@@ -1,0 +1,64 @@
+// What every subcommand of the CLI shares: error reporting, the output
+// file, comma lists, and reading many pages through the processor.
+#pragma once
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/ordered_batches.h"
+#include "husk/ingest.h"
+#include "husk/processor.h"
+#include "husk/status.h"
+#include "ingest/lines.h"
+
+namespace husk::cli {
+
+// "husk COMMAND: message" on stderr; returns `code` (1 a file or record
+// could not be read or written, 2 a usage error).
+int fail(const char* command, const std::string& message, int code);
+
+// A file to write, or stdout for "-".
+class Output {
+ public:
+  Status open(const std::string& path);
+  std::ostream& out() { return *out_; }
+
+ private:
+  std::ofstream file_;
+  std::ostream* out_ = &std::cout;
+};
+
+// "a,b,,c" -> {"a", "b", "c"}.
+std::vector<std::string> split_list(const std::string& text);
+
+// Every page of the inputs decoded, parsed and segmented on `jobs`
+// threads, in input order: for the commands that need all of a site's
+// pages at once (template learning, tune).
+std::vector<Document> analyze_all(const std::vector<std::string>& inputs, const IngestOptions& ingest_options,
+                                  const Processor& processor, unsigned jobs, bool keep_dom, IngestStats& stats);
+
+// Each input line once, in order, on `jobs` threads; a line's result is
+// handed on with the line. Inputs that cannot be read are reported and
+// the others go on.
+template <typename Out>
+std::vector<Status> over_lines(const std::vector<std::string>& inputs, unsigned jobs,
+                               const std::function<Out(const Line&)>& work,
+                               const std::function<void(const Line&, Out&)>& emit) {
+  OrderedBatches<Line, Out> batches(OrderedBatches<Line, Out>::resolve_jobs(jobs), work, emit);
+  std::vector<Status> errors;
+  for (const std::string& input : inputs) {
+    Status st = for_each_line(input, [&](Line&& line) {
+      std::size_t size = line.text.size();
+      batches.push(std::move(line), size);
+      return true;
+    });
+    if (!st.ok()) errors.push_back(std::move(st));
+  }
+  batches.finish();
+  return errors;
+}
+
+}  // namespace husk::cli

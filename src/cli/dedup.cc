@@ -1,0 +1,180 @@
+// husk dedup: signatures in, clusters of near-duplicate pages out.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/dedup.h"
+#include "cli/dedup_input.h"
+#include "eval/report.h"
+
+namespace husk::cli {
+
+namespace {
+
+struct DedupArgs {
+  std::vector<std::string> inputs;
+  DedupOptions options;
+  std::string cluster = "components";
+  std::string main = "first";
+  bool k_given = false;
+  std::string report;
+  std::string pairs;
+  std::string output = "-";
+  bool singletons = false;
+  unsigned jobs = 0;
+};
+
+std::string setting_of(const DedupOptions& o) {
+  if (o.method == "simhash" || o.method == "simhash_hyperplane") return "k=" + std::to_string(o.k);
+  if (o.method == "minhash" || o.method == "spotsigs") {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "threshold=%g", o.threshold);
+    return buf;
+  }
+  return "exact";
+}
+
+// The settings the report's histograms cover (the homework's k = 3, 5, 10,
+// 15 for simhash).
+std::vector<DedupOptions> report_settings(const DedupOptions& o) {
+  std::vector<DedupOptions> out;
+  if (o.method == "simhash" || o.method == "simhash_hyperplane") {
+    for (uint32_t k : {3u, 5u, 10u, 15u}) {
+      DedupOptions v = o;
+      v.k = k;
+      out.push_back(v);
+    }
+  } else if (o.method == "minhash" || o.method == "spotsigs") {
+    for (double t : {0.9, 0.8, 0.7, 0.5}) {
+      DedupOptions v = o;
+      v.threshold = t;
+      out.push_back(v);
+    }
+  } else {
+    out.push_back(o);
+  }
+  return out;
+}
+
+int run_dedup(DedupArgs args) {
+  auto cluster = parse_cluster_method(args.cluster);
+  auto main = parse_main_page(args.main);
+  if (!cluster.ok()) return fail("dedup", cluster.status().message(), 2);
+  if (!main.ok()) return fail("dedup", main.status().message(), 2);
+  args.options.cluster = *cluster;
+  args.options.main = *main;
+  auto start = std::chrono::steady_clock::now();
+  LoadedPages loaded = load_dedup_pages(args.inputs, args.jobs);
+  for (const Status& st : loaded.errors) fail("dedup", st.message(), 1);
+  for (const Status& st : loaded.record_errors) fail("dedup", st.message(), 1);
+  if (loaded.pages.empty() && !loaded.errors.empty()) return 1;
+  if (loaded.without_signature > 0)
+    std::fprintf(stderr, "husk dedup: %zu pages without text or signatures left out\n", loaded.without_signature);
+  const std::vector<DedupPage>& pages = loaded.pages;
+
+  auto search_start = std::chrono::steady_clock::now();
+  DedupStats stats;
+  Result<std::vector<Pair>> pairs = find_pairs(pages, args.options, &stats);
+  if (!pairs.ok()) return fail("dedup", pairs.status().message(), 2);
+  std::vector<Cluster> clusters = cluster_pages(pages, *pairs, args.options, args.singletons);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - search_start).count();
+
+  Output output;
+  if (Status st = output.open(args.output); !st.ok()) return fail("dedup", st.message(), 1);
+  std::ostream* out = &output.out();
+  for (std::size_t c = 0; c < clusters.size(); ++c) {
+    nlohmann::ordered_json j;
+    j["cluster"] = c;
+    j["size"] = clusters[c].members.size();
+    j["main"] = pages[clusters[c].main].id;
+    nlohmann::json members = nlohmann::json::array();
+    for (uint32_t m : clusters[c].members) members.push_back(pages[m].id);
+    j["members"] = std::move(members);
+    *out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  }
+  out->flush();
+  if (!*out) return fail("dedup", "write failed", 1);
+  if (!args.pairs.empty()) {
+    std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
+    for (const Pair& pair : *pairs) {
+      nlohmann::ordered_json j;
+      j["a"] = pages[pair.a].id;
+      j["b"] = pages[pair.b].id;
+      j["score"] = pair.score;
+      p << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    }
+    if (!p) return fail("dedup", args.pairs + ": cannot write", 1);
+  }
+  if (!args.report.empty()) {
+    DedupReport report;
+    report.method = args.options.method;
+    report.setting = setting_of(args.options);
+    report.pages = pages.size();
+    report.seconds = seconds;
+    report.stats = stats;
+    for (const DedupOptions& v : report_settings(args.options)) {
+      auto vp = find_pairs(pages, v);
+      if (vp.ok()) report.settings.emplace_back(setting_of(v), cluster_pages(pages, *vp, v));
+    }
+    report.clusters = clusters;
+    if (Status st = write_dedup_report(args.report, report, pages); !st.ok()) return fail("dedup", st.message(), 1);
+  }
+  std::size_t clustered = 0;
+  for (const Cluster& c : clusters) clustered += c.members.size() >= 2 ? c.members.size() : 0;
+  std::fprintf(stderr, "husk dedup: %zu pages, %zu pairs from %llu candidates, %zu pages in clusters, %.2f s (%.2f s in all)\n",
+               pages.size(), pairs->size(), static_cast<unsigned long long>(stats.candidates), clustered, seconds,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (!loaded.record_errors.empty())
+    return fail("dedup", std::to_string(loaded.record_errors.size()) + " malformed records left out", 1);
+  return 0;
+}
+
+}  // namespace
+
+Result<ClusterMethod> parse_cluster_method(const std::string& name) {
+  if (name == "components") return ClusterMethod::kComponents;
+  if (name == "centre" || name == "center") return ClusterMethod::kCentre;
+  if (name == "degree") return ClusterMethod::kDegree;
+  return Status(Code::kInvalidArgument, "--cluster must be components, centre or degree, not \"" + name + "\"");
+}
+
+Result<MainPage> parse_main_page(const std::string& name) {
+  if (name == "first") return MainPage::kFirst;
+  if (name == "rank") return MainPage::kRank;
+  if (name == "boilerplate") return MainPage::kLeastBoilerplate;
+  return Status(Code::kInvalidArgument, "--main must be first, rank or boilerplate, not \"" + name + "\"");
+}
+
+Command add_dedup_command(CLI::App& app) {
+  auto args = std::make_shared<DedupArgs>();
+  std::string methods;
+  for (const std::string& m : dedup_methods()) methods += (methods.empty() ? "" : ", ") + m;
+  CLI::App* cmd = app.add_subcommand(
+      "dedup",
+      "Group near-duplicate pages. INPUT: husk sign output (or extract output,\n"
+      "or pages: they are extracted and signed first). Output: one JSON line per\n"
+      "cluster of 2+ pages: {\"cluster\", \"size\", \"main\", \"members\"}.");
+  cmd->add_option("INPUT", args->inputs, "Signed JSONL, extract JSONL, or pages")->required();
+  cmd->add_option("--method", args->options.method, methods)->check(CLI::IsMember(dedup_methods()))->capture_default_str();
+  cmd->add_option("--k", args->options.k, "simhash: largest Hamming distance")->capture_default_str();
+  cmd->add_option("--threshold", args->options.threshold, "minhash, spotsigs: smallest Jaccard similarity")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--cluster", args->cluster, "components | centre | degree")->capture_default_str();
+  cmd->add_option("--main", args->main, "Main page: first | rank | boilerplate")->capture_default_str();
+  cmd->add_option("--length-window", args->options.length_window,
+                  "Compare only pages whose lengths differ by at most this share (0: off)")
+      ->capture_default_str();
+  cmd->add_option("--report", args->report, "Write SVG/CSV/JSON reports to DIR");
+  cmd->add_option("--pairs", args->pairs, "Write the verified pairs as JSONL to FILE");
+  cmd->add_flag("--singletons", args->singletons, "Also list pages that have no duplicate");
+  cmd->add_option("-o,--output", args->output, "Output file (- for stdout)")->capture_default_str();
+  cmd->add_option("-j,--jobs", args->jobs, "Threads for reading and signing (0: one per core)")->capture_default_str();
+  return {cmd, [args] { return run_dedup(*args); }};
+}
+
+}  // namespace husk::cli

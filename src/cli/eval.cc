@@ -1,0 +1,212 @@
+// husk eval extract: the article-extraction-benchmark score of a prediction
+// file against a gold file.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/dedup.h"
+#include "cli/dedup_input.h"
+#include "eval/eval.h"
+#include "husk/dedup.h"
+
+namespace husk::cli {
+
+namespace {
+
+struct EvalExtractArgs {
+  std::string gold;
+  std::string prediction;
+  std::string per_page;
+  bool json = false;
+  std::size_t worst = 0;
+};
+
+int run_eval_extract(const EvalExtractArgs& args) {
+  Result<ExtractScore> score = evaluate_extraction(args.gold, args.prediction);
+  if (!score.ok()) return fail("eval extract", score.status().message(), 1);
+  const ExtractScore& s = *score;
+  if (args.json) {
+    nlohmann::ordered_json j;
+    j["pages"] = s.pages;
+    j["missing"] = s.missing;
+    j["precision"] = s.precision;
+    j["recall"] = s.recall;
+    j["f1"] = s.f1;
+    j["accuracy"] = s.accuracy;
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf("pages      %zu (%zu without a prediction)\n", s.pages, s.missing);
+    std::printf("precision  %.4f\nrecall     %.4f\nf1         %.4f\naccuracy   %.4f\n", s.precision, s.recall, s.f1,
+                s.accuracy);
+  }
+  if (args.worst > 0) {
+    std::vector<const PageScore*> pages;
+    for (const PageScore& p : s.per_page) pages.push_back(&p);
+    auto f1 = [](const PageScore* p) { return page_f1(p->match); };
+    std::stable_sort(pages.begin(), pages.end(), [&](auto* a, auto* b) { return f1(a) < f1(b); });
+    std::printf("\nworst pages (f1  tp  fp  fn  id):\n");
+    for (std::size_t i = 0; i < std::min(args.worst, pages.size()); ++i)
+      std::printf("  %.3f  %.3f  %.3f  %.3f  %s\n", f1(pages[i]), pages[i]->match.tp, pages[i]->match.fp,
+                  pages[i]->match.fn, pages[i]->id.c_str());
+  }
+  if (!args.per_page.empty()) {
+    std::ofstream out(args.per_page, std::ios::binary | std::ios::trunc);
+    if (!out) return fail("eval extract", args.per_page + ": cannot open for writing", 1);
+    for (const PageScore& p : s.per_page) {
+      nlohmann::ordered_json j;
+      j["id"] = p.id;
+      j["tp"] = p.match.tp;
+      j["fp"] = p.match.fp;
+      j["fn"] = p.match.fn;
+      j["exact"] = p.match.exact;
+      j["predicted"] = p.predicted;
+      out << j.dump() << '\n';
+    }
+  }
+  return 0;
+}
+
+struct EvalDedupArgs {
+  std::string gold;
+  std::vector<std::string> inputs;
+  bool compare = false;
+  bool json = false;
+  unsigned jobs = 0;
+};
+
+void print_score(const std::string& label, const DedupScore& s, bool json) {
+  if (json) {
+    nlohmann::ordered_json j;
+    if (!label.empty()) j["method"] = label;
+    j["tp"] = s.tp;
+    j["fp"] = s.fp;
+    j["fn"] = s.fn;
+    j["precision"] = s.precision;
+    j["recall"] = s.recall;
+    j["f1"] = s.f1;
+    if (s.clustering_gold) {
+      j["url_precision"] = s.url_precision;
+      j["url_recall"] = s.url_recall;
+      j["url_f1"] = s.url_f1;
+    }
+    nlohmann::ordered_json variants = nlohmann::json::object();
+    for (const auto& [v, counts] : s.by_variant) variants[v] = {{"pairs", counts.first}, {"clustered", counts.second}};
+    if (!s.by_variant.empty()) j["variants"] = variants;
+    std::printf("%s\n", j.dump().c_str());
+    return;
+  }
+  std::printf("pairs      tp %zu  fp %zu  fn %zu  tn %zu\n", s.tp, s.fp, s.fn, s.tn);
+  std::printf("precision  %.4f\nrecall     %.4f\nf1         %.4f\n", s.precision, s.recall, s.f1);
+  if (s.clustering_gold)
+    std::printf("url-level  precision %.4f  recall %.4f  f1 %.4f\n", s.url_precision, s.url_recall, s.url_f1);
+  if (!s.by_variant.empty()) {
+    std::printf("\nby variant (pairs judged, pairs clustered together):\n");
+    for (const auto& [v, counts] : s.by_variant) std::printf("  %-28s %5zu %5zu\n", v.c_str(), counts.first, counts.second);
+  }
+}
+
+std::vector<std::vector<std::string>> cluster_ids(const std::vector<DedupPage>& pages, const std::vector<Cluster>& clusters) {
+  std::vector<std::vector<std::string>> out;
+  for (const Cluster& c : clusters) {
+    std::vector<std::string> ids;
+    for (uint32_t m : c.members) ids.push_back(pages[m].id);
+    out.push_back(std::move(ids));
+  }
+  return out;
+}
+
+// The lecture's side-by-side comparison: every signer with its default
+// setting on the same pages.
+int run_compare(const EvalDedupArgs& args, const GoldDedup& gold) {
+  LoadedPages loaded = load_dedup_pages(args.inputs, args.jobs);
+  for (const Status& st : loaded.errors) fail("eval dedup", st.message(), 1);
+  for (const Status& st : loaded.record_errors) fail("eval dedup", st.message(), 1);
+  if (loaded.pages.empty()) return fail("eval dedup", "no signed pages to compare on", 1);
+  if (!args.json)
+    std::printf("%-20s %-16s %9s %9s %9s %9s\n", "method", "setting", "precision", "recall", "f1", "seconds");
+  for (const std::string& method : dedup_methods()) {
+    DedupOptions options;
+    options.method = method;
+    auto start = std::chrono::steady_clock::now();
+    auto pairs = find_pairs(loaded.pages, options);
+    if (!pairs.ok()) continue;
+    std::vector<Cluster> clusters = cluster_pages(loaded.pages, *pairs, options);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    DedupScore s = score_dedup(gold, cluster_ids(loaded.pages, clusters));
+    std::string setting = method == "simhash" || method == "simhash_hyperplane" ? "k=" + std::to_string(options.k)
+                          : method == "minhash" || method == "spotsigs"
+                              ? "threshold=" + std::to_string(options.threshold).substr(0, 4)
+                              : "exact";
+    if (args.json) {
+      nlohmann::ordered_json j;
+      j["method"] = method;
+      j["setting"] = setting;
+      j["precision"] = s.precision;
+      j["recall"] = s.recall;
+      j["f1"] = s.f1;
+      j["seconds"] = seconds;
+      std::printf("%s\n", j.dump().c_str());
+    } else {
+      std::printf("%-20s %-16s %9.4f %9.4f %9.4f %9.3f\n", method.c_str(), setting.c_str(), s.precision, s.recall, s.f1,
+                  seconds);
+    }
+  }
+  return 0;
+}
+
+int run_eval_dedup(const EvalDedupArgs& args) {
+  Result<GoldDedup> gold = load_gold_dedup(args.gold);
+  if (!gold.ok()) return fail("eval dedup", gold.status().message(), 1);
+  if (args.compare) return run_compare(args, *gold);
+  if (args.inputs.size() != 1)
+    return fail("eval dedup", "give one clusters file (husk dedup output), or --compare with pages", 2);
+  Result<std::vector<std::vector<std::string>>> clusters = load_clusters(args.inputs[0]);
+  if (!clusters.ok()) return fail("eval dedup", clusters.status().message(), 1);
+  print_score("", score_dedup(*gold, *clusters), args.json);
+  return 0;
+}
+
+}  // namespace
+
+Command add_eval_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("eval", "Score an extractor's output against a gold set");
+  cmd->require_subcommand(1);
+  auto args = std::make_shared<EvalExtractArgs>();
+  CLI::App* extract = cmd->add_subcommand(
+      "extract",
+      "Score husk extract output with the article-extraction-benchmark measure\n"
+      "(4-token shingles; precision, recall, F1, accuracy).");
+  extract->add_option("--gold", args->gold, "Gold JSON: {id: {articleBody: text}}")->required()->check(CLI::ExistingFile);
+  extract->add_option("PRED", args->prediction, "husk extract JSONL output")->required()->check(CLI::ExistingFile);
+  extract->add_option("--per-page", args->per_page, "Write per-page tp/fp/fn as JSONL to FILE");
+  extract->add_option("--worst", args->worst, "List the N pages with the lowest F1");
+  extract->add_flag("--json", args->json, "Print the scores as one JSON object");
+
+  auto dedup_args = std::make_shared<EvalDedupArgs>();
+  CLI::App* dedup = cmd->add_subcommand(
+      "dedup",
+      "Score husk dedup clusters against labelled pairs or a gold clustering\n"
+      "(pairwise precision, recall, F1; URL-level scores for a clustering).\n"
+      "With --compare, INPUT is signed pages: every method is run with its\n"
+      "default setting and one table compares them.");
+  dedup->add_option("--gold", dedup_args->gold, "Gold pairs ({a,b,label} lines) or clusters ({members} lines)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  dedup->add_option("INPUT", dedup_args->inputs, "husk dedup output; with --compare, husk sign output or pages")
+      ->required();
+  dedup->add_flag("--compare", dedup_args->compare, "Run and score every method on INPUT");
+  dedup->add_flag("--json", dedup_args->json, "Print JSON instead of text");
+  dedup->add_option("-j,--jobs", dedup_args->jobs, "Threads for reading and signing (0: one per core)");
+  return {cmd, [args, extract, dedup_args, dedup] {
+            if (extract->parsed()) return run_eval_extract(*args);
+            if (dedup->parsed()) return run_eval_dedup(*dedup_args);
+            return 2;
+          }};
+}
+
+}  // namespace husk::cli

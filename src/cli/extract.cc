@@ -1,0 +1,204 @@
+// husk extract: pages in, one JSON object (or text record) per page out, in
+// input order, whatever --jobs is.
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/progress.h"
+
+namespace husk::cli {
+
+namespace {
+
+struct ExtractArgs {
+  std::vector<std::string> inputs;
+  std::string extractor = "auto";
+  std::string format = "jsonl";
+  std::string output = "-";
+  std::string config;
+  std::string sites;
+  std::string dump_features;
+  std::string learner = "infholder";
+  std::string state;
+  std::size_t min_group_pages = TemplateOptions{}.min_group_pages;
+  unsigned jobs = 0;
+  std::size_t max_page_bytes = IngestOptions{}.max_page_bytes;
+};
+
+std::string to_text(const PageResult& r) {
+  std::string out = "==> " + r.id + (r.url.empty() ? "" : " " + r.url) + " <==\n";
+  if (!r.status.ok()) return out + "error: " + r.status.to_string() + "\n\n";
+  if (!r.title.empty()) out += r.title + "\n\n";
+  out += r.text;
+  out += "\n\n";
+  return out;
+}
+
+// One JSON line per block: the features, the label and where it sits, so
+// thresholds can be retuned offline.
+std::string feature_lines(const PageResult& r, const Trace& trace) {
+  std::string out;
+  const Blocks& blocks = trace.blocks;
+  for (std::size_t i = 0; i < blocks.blocks.size(); ++i) {
+    const Block& b = blocks.blocks[i];
+    const BlockFeatures& f = b.features;
+    nlohmann::ordered_json j;
+    j["id"] = r.id;
+    j["block"] = i;
+    j["content"] = i < trace.labels.keep.size() && trace.labels.keep[i] != 0;
+    j["words"] = f.words;
+    j["link_words"] = f.link_words;
+    j["local_link_words"] = f.local_link_words;
+    j["chars"] = f.chars;
+    j["text_density"] = f.text_density;
+    j["link_density"] = f.link_density;
+    j["tag"] = std::string(tag_name(f.tag));
+    j["heading"] = f.heading;
+    j["flags"] = f.flags;
+    j["path"] = tag_path(blocks, b.element);
+    j["text"] = b.text.size() > 200 ? b.text.substr(0, b.text.find(' ', 200)) : b.text;
+    out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out += '\n';
+  }
+  return out;
+}
+
+// --extractor template: every page is analysed first, templates are
+// learned per site group into the store, then every page goes through the
+// cascade, which finds its group's template (or falls back to density).
+IngestStats extract_with_templates(const ExtractArgs& args, const Processor& processor, TemplateStore& store,
+                                   const IngestOptions& ingest_options,
+                                   const std::function<void(const PageResult&, const Trace*)>& emit, bool trace) {
+  IngestStats stats;
+  std::vector<Document> documents = analyze_all(args.inputs, ingest_options, processor, args.jobs, false, stats);
+  std::vector<TemplatePage> pages;
+  for (const Document& d : documents) {
+    if (!d.result.status.ok()) continue;
+    pages.push_back({d.result.url, d.result.source.empty() ? d.result.id : d.result.source, &d.blocks});
+  }
+  TemplateOptions options;
+  options.learner = args.learner == "inbreeding" ? TemplateLearner::kInbreeding : TemplateLearner::kInfholder;
+  options.min_group_pages = args.min_group_pages;
+  for (const auto& [group, model] : learn_templates(pages, options))
+    if (Status st = store.put(group, model); !st.ok()) fail("extract", st.message(), 0);
+  for (Document& d : documents) {
+    Trace t;
+    PageResult r = processor.finish(std::move(d), trace ? &t : nullptr);
+    emit(r, trace ? &t : nullptr);
+  }
+  return stats;
+}
+
+int run_extract(const ExtractArgs& args) {
+  ProcessorOptions options;
+  options.extractor = args.extractor;
+  if (!args.config.empty()) {
+    Result<ExtractConfig> config = load_extract_config(args.config);
+    if (!config.ok()) return fail("extract", config.status().message(), 2);
+    options.extract = std::move(*config);
+  }
+  if (!args.sites.empty()) {
+    auto sites = SiteRules::load_dir(args.sites);
+    if (!sites.ok()) return fail("extract", sites.status().message(), 2);
+    options.sites = std::move(*sites);
+  }
+  std::shared_ptr<TemplateStore> store;
+  if (!args.state.empty()) {
+    auto opened = TemplateStore::open(args.state);
+    if (!opened.ok()) return fail("extract", opened.status().message(), 1);
+    store = std::move(*opened);
+  } else if (args.extractor == "template") {
+    store = TemplateStore::in_memory();
+  }
+  options.templates = store;
+  Result<Processor> processor = Processor::make(options);
+  if (!processor.ok()) return fail("extract", processor.status().message(), 2);
+  Output output;
+  if (Status st = output.open(args.output); !st.ok()) return fail("extract", st.message(), 1);
+  std::ofstream features;
+  if (!args.dump_features.empty()) {
+    features.open(args.dump_features, std::ios::binary | std::ios::trunc);
+    if (!features) return fail("extract", args.dump_features + ": cannot open for writing", 1);
+  }
+  std::ios::sync_with_stdio(false);
+  const bool text_format = args.format == "text";
+  const bool trace = features.is_open();
+
+  Progress progress("extract");
+  std::size_t done = 0, errors = 0, bytes = 0;
+  auto emit = [&](const PageResult& r, const Trace* t) {
+    output.out() << (text_format ? to_text(r) : to_jsonl(r));
+    if (t != nullptr) features << feature_lines(r, *t);
+    ++done;
+    if (!r.status.ok()) ++errors;
+    bytes += r.input_bytes;
+    progress.update(done, errors, bytes);
+  };
+  struct Processed {
+    PageResult result;
+    Trace trace;
+  };
+  IngestOptions ingest_options;
+  ingest_options.max_page_bytes = args.max_page_bytes;
+  IngestStats stats;
+  if (args.extractor == "template") {
+    stats = extract_with_templates(args, *processor, *store, ingest_options, emit, trace);
+  } else {
+    OrderedBatches<RawPage, Processed> batches(
+        OrderedBatches<RawPage, Processed>::resolve_jobs(args.jobs),
+        [&](const RawPage& page) {
+          Processed p;
+          p.result = processor->process(page, trace ? &p.trace : nullptr);
+          return p;
+        },
+        [&](const RawPage&, Processed& p) { emit(p.result, trace ? &p.trace : nullptr); });
+    stats = ingest(args.inputs, ingest_options, [&](RawPage&& page) {
+      std::size_t size = page.bytes.size();
+      batches.push(std::move(page), size);
+      return true;
+    });
+    batches.finish();
+  }
+  progress.finish();
+  output.out().flush();
+  for (const Status& st : stats.input_errors) fail("extract", st.message(), 1);
+  if (!output.out()) return fail("extract", "write failed", 1);
+  if (stats.pages == 0 && !stats.input_errors.empty()) return 1;
+  return 0;
+}
+
+}  // namespace
+
+Command add_extract_command(CLI::App& app) {
+  auto args = std::make_shared<ExtractArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "extract",
+      "Extract the main text of pages.\n"
+      "INPUT: .html/.htm files (optionally .gz), directories (recursive),\n"
+      ".warc/.warc.gz, .jsonl with url+html, or - for stdin.\n"
+      "Output: one JSON object per page: id, url, title, text, extractor,\n"
+      "and error (when the page failed) / warnings.");
+  cmd->add_option("INPUT", args->inputs, "Files, directories or -")->required();
+  cmd->add_option("--extractor", args->extractor,
+                  "auto (site rule, else stored template, else density) | density | fulltext | xpath | template")
+      ->check(CLI::IsMember(extractor_names()))
+      ->capture_default_str();
+  cmd->add_option("-j,--jobs", args->jobs, "Pages processed in parallel (0: one per core)")->capture_default_str();
+  cmd->add_option("--format", args->format, "jsonl | text")->check(CLI::IsMember({"jsonl", "text"}))->capture_default_str();
+  cmd->add_option("-o,--output", args->output, "Output file (- for stdout)")->capture_default_str();
+  cmd->add_option("--config", args->config, "TOML file overriding the built-in config/extract.toml");
+  cmd->add_option("--sites", args->sites, "Directory of per-site XPath rules (*.toml); default: none")->type_name("DIR");
+  cmd->add_option("--learner", args->learner, "template: infholder | inbreeding")
+      ->check(CLI::IsMember({"infholder", "inbreeding"}))
+      ->capture_default_str();
+  cmd->add_option("--state", args->state,
+                  "Template store (LMDB) in DIR: template runs save what they learn, auto and template runs use it");
+  cmd->add_option("--min-group", args->min_group_pages, "template: pages a site group needs to learn from")
+      ->capture_default_str();
+  cmd->add_option("--dump-features", args->dump_features, "Write every block's features and label as JSONL to FILE");
+  cmd->add_option("--max-page-bytes", args->max_page_bytes, "Pages larger than this are reported as errors")
+      ->capture_default_str();
+  return {cmd, [args] { return run_extract(*args); }};
+}
+
+}  // namespace husk::cli

@@ -1,0 +1,253 @@
+// husk hook (the post-fetch hook over a pipe), husk serve (over HTTP) and
+// husk db (the index's maintenance): thin clients of the processor, the
+// index and the service's request handling (service/service.h).
+#include <httplib.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "base/text_util.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "service/service.h"
+
+namespace husk::cli {
+
+namespace {
+
+// The processor and index the hook and the service run with: signing on,
+// and the site templates of a store when one is given.
+struct Stack {
+  std::unique_ptr<Processor> processor;
+  std::unique_ptr<Index> index;
+};
+
+Result<Stack> open_stack(const std::string& db, bool fsync_each_commit = false, const std::string& templates = "") {
+  ProcessorOptions options;
+  options.sign = true;
+  if (!templates.empty()) {
+    auto store = TemplateStore::open(templates);
+    if (!store.ok()) return store.status();
+    options.templates = std::move(*store);
+  }
+  IndexOptions index_options;
+  index_options.dir = db;
+  index_options.fsync_each_commit = fsync_each_commit;
+  index_options.minhash_permutations = options.signing.minhash_permutations;
+  Result<Processor> processor = Processor::make(options);
+  if (!processor.ok()) return processor.status();
+  Result<std::unique_ptr<Index>> index = Index::open(index_options);
+  if (!index.ok()) return index.status();
+  Stack stack;
+  stack.processor = std::make_unique<Processor>(std::move(*processor));
+  stack.index = std::move(*index);
+  return stack;
+}
+
+// ---- husk hook ----
+
+struct HookArgs {
+  std::string db;
+  bool text = true;
+};
+
+int run_hook(const HookArgs& args) {
+  Result<Stack> stack = open_stack(args.db);
+  if (!stack.ok()) return fail("hook", stack.status().message(), 1);
+  Service service(*stack->processor, *stack->index);
+  std::ios::sync_with_stdio(false);
+  Status read = for_each_line("-", [&](Line&& line) {
+    Result<RawPage> page = line.status.ok() ? page_from_json(line.text) : Result<RawPage>(line.status);
+    if (!page.ok()) {
+      std::cout << nlohmann::json({{"error", line.source + ": " + page.status().message() + "; expected {\"url\", \"html\"}"}})
+                       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                << '\n'
+                << std::flush;
+      return true;
+    }
+    if (page->id.empty()) page->id = page_id(page->url, page->bytes);
+    std::cout << Service::answer_json(service.post({*page}).front(), args.text) << '\n' << std::flush;
+    return true;
+  });
+  if (!read.ok()) return fail("hook", read.message(), 1);
+  return 0;
+}
+
+// ---- husk serve ----
+
+struct ServeArgs {
+  std::string listen = "127.0.0.1:8080";
+  std::string db;
+  std::size_t max_body = 64u << 20;  // the page limit of husk extract
+  std::size_t max_inflight = 64;     // concurrent requests before 503
+  unsigned threads = 0;              // HTTP worker threads (0: 2 per core)
+  int read_timeout_s = 10;           // a body slower than this is cut (slow loris)
+  bool fsync = false;                // flush to disk before each acknowledgement
+  std::string templates;             // a template store to extract known sites with
+};
+
+httplib::Server* g_server = nullptr;
+
+void on_signal(int) {
+  if (g_server != nullptr) g_server->stop();
+}
+
+ServiceRequest request_of(const httplib::Request& req) {
+  ServiceRequest r;
+  r.method = req.method;
+  r.path = req.path;
+  for (const auto& [k, v] : req.params) r.query.emplace(k, v);
+  for (const auto& [k, v] : req.headers) r.headers.emplace(ascii_lower(k), v);
+  r.body = req.body;
+  return r;
+}
+
+int run_serve(const ServeArgs& args) {
+  Result<Stack> stack = open_stack(args.db, args.fsync, args.templates);
+  if (!stack.ok()) return fail("serve", stack.status().message(), 1);
+  std::size_t colon = args.listen.rfind(':');
+  int port = 0;
+  if (colon == std::string::npos || !(std::istringstream(args.listen.substr(colon + 1)) >> port) || port <= 0 ||
+      port > 65535)
+    return fail("serve", "--listen must be ADDRESS:PORT, not " + args.listen, 2);
+  std::string host = args.listen.substr(0, colon);
+
+  ServiceOptions service_options;
+  service_options.max_inflight = args.max_inflight;
+  Service service(*stack->processor, *stack->index, service_options);
+  httplib::Server server;
+  unsigned threads = args.threads != 0 ? args.threads : std::max(2u, 2 * std::thread::hardware_concurrency());
+  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  server.set_payload_max_length(args.max_body);
+  server.set_tcp_nodelay(true);  // small answers must not wait for delayed ACKs (40 ms)
+  server.set_read_timeout(args.read_timeout_s, 0);
+  server.set_write_timeout(args.read_timeout_s, 0);
+  auto handler = [&](const httplib::Request& req, httplib::Response& res) {
+    ServiceResponse r = service.handle(request_of(req));
+    res.status = r.status;
+    res.set_content(r.body, r.content_type);
+  };
+  server.Get(".*", handler);
+  server.Post(".*", handler);
+  server.Delete(".*", handler);
+  server.set_error_handler([&](const httplib::Request&, httplib::Response& res) {
+    if (res.status == 413) {
+      res.set_content(nlohmann::json({{"error", "body over the limit of " + std::to_string(args.max_body) + " bytes"}}).dump(),
+                      "application/json");
+      service.count_error("too_large");
+    } else if (res.body.empty()) {
+      res.set_content(nlohmann::json({{"error", "HTTP " + std::to_string(res.status)}}).dump(), "application/json");
+    }
+  });
+
+  g_server = &server;
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+  if (!server.bind_to_port(host, port)) return fail("serve", "cannot listen on " + args.listen, 1);
+  std::fprintf(stderr, "husk serve: listening on %s, index %s\n", args.listen.c_str(), args.db.c_str());
+  server.listen_after_bind();
+  // stop() lets in-flight requests finish; the Index's destructor drains
+  // the writer, so every acknowledged page is committed before exit.
+  g_server = nullptr;
+  std::fprintf(stderr, "husk serve: stopped\n");
+  return 0;
+}
+
+// ---- husk db ----
+
+struct DbArgs {
+  std::string action;
+  std::string db;
+  std::string target;
+};
+
+int run_db(const DbArgs& args) {
+  IndexOptions options;
+  options.dir = args.db;
+  Result<std::unique_ptr<Index>> opened = Index::open(options);
+  if (!opened.ok()) return fail("db", opened.status().message(), 1);
+  Index& index = **opened;
+  if (args.action == "stats") {
+    IndexStats s = index.stats();
+    nlohmann::ordered_json j{{"pages", s.pages},           {"clusters", s.clusters},
+                             {"duplicates", s.duplicates}, {"band_postings", s.band_postings},
+                             {"simhash_postings", s.simhash_postings}, {"bytes_on_disk", s.bytes_on_disk}};
+    std::printf("%s\n", j.dump(1).c_str());
+    return 0;
+  }
+  if (args.action == "verify") {
+    std::vector<std::string> problems = index.verify();
+    for (const std::string& p : problems) std::printf("%s\n", p.c_str());
+    std::printf("%s\n", problems.empty() ? "ok" : (std::to_string(problems.size()) + " problems").c_str());
+    return problems.empty() ? 0 : 1;
+  }
+  if (args.action == "compact") {
+    if (args.target.empty()) return fail("db compact", "give an empty directory to write the compacted copy to", 2);
+    Status st = index.compact_to(args.target);
+    return st.ok() ? 0 : fail("db compact", st.message(), 1);
+  }
+  if (args.action == "export") {
+    Status st = index.export_jsonl(std::cout);
+    return st.ok() ? 0 : fail("db export", st.message(), 1);
+  }
+  return 2;
+}
+
+}  // namespace
+
+Command add_hook_command(CLI::App& app) {
+  auto args = std::make_shared<HookArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "hook",
+      "The post-fetch hook over a pipe: {\"url\", \"html\"} JSON lines on stdin, one\n"
+      "result line each on stdout (clean text, signatures, duplicate_of, cluster),\n"
+      "indexed in --db before it is written.");
+  cmd->add_option("--db", args->db, "Index directory (LMDB)")->required();
+  cmd->add_flag("!--no-text", args->text, "Leave the text out of the results");
+  return {cmd, [args] { return run_hook(*args); }};
+}
+
+Command add_serve_command(CLI::App& app) {
+  auto args = std::make_shared<ServeArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "serve",
+      "The post-fetch hook as an HTTP service: POST /v1/pages (HTML with X-Url, or\n"
+      "JSON {url, html}), POST /v1/pages:batch (JSONL), GET|DELETE /v1/pages/ID,\n"
+      "GET /v1/clusters/ID, GET /healthz, GET /metrics. SIGTERM finishes in-flight\n"
+      "requests and commits before exiting.");
+  cmd->add_option("--listen", args->listen, "ADDRESS:PORT")->capture_default_str();
+  cmd->add_option("--db", args->db, "Index directory (LMDB)")->required();
+  cmd->add_option("--max-body", args->max_body, "Largest request body in bytes (413 beyond)")->capture_default_str();
+  cmd->add_option("--max-inflight", args->max_inflight, "Concurrent requests before 503")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "HTTP worker threads (0: two per core)")->capture_default_str();
+  cmd->add_option("--read-timeout", args->read_timeout_s, "Seconds a request may take to arrive")->capture_default_str();
+  cmd->add_option("--templates", args->templates,
+                  "Template store of husk extract --extractor template --state DIR: known sites use their template");
+  cmd->add_flag("--fsync", args->fsync,
+                "Flush each commit to disk before acknowledging (survives power loss; default: survives a killed process, "
+                "flushed every second)");
+  return {cmd, [args] { return run_serve(*args); }};
+}
+
+Command add_db_command(CLI::App& app) {
+  auto args = std::make_shared<DbArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "db",
+      "The index: stats (counts), verify (every posting and page consistent),\n"
+      "compact DIR (a compacted copy: the backup), export (every record as JSONL).");
+  cmd->add_option("ACTION", args->action, "stats | verify | compact | export")
+      ->required()
+      ->check(CLI::IsMember({"stats", "verify", "compact", "export"}));
+  cmd->add_option("TARGET", args->target, "compact: the directory to write to");
+  cmd->add_option("--db", args->db, "Index directory (LMDB)")->required()->check(CLI::ExistingDirectory);
+  return {cmd, [args] { return run_db(*args); }};
+}
+
+}  // namespace husk::cli

@@ -1,0 +1,211 @@
+// husk sign: extract output in, the same records with a "sig" object out;
+// husk idf build: document frequencies of a corpus for the global signers.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/progress.h"
+#include "husk/processor.h"
+
+namespace husk::cli {
+
+namespace {
+
+struct SignArgs {
+  std::vector<std::string> inputs;
+  std::string signers = "all";
+  std::string idf;
+  std::string config;
+  std::string normalize;
+  std::string output = "-";
+  unsigned jobs = 0;
+};
+
+struct IdfArgs {
+  std::vector<std::string> inputs;
+  std::string config;
+  std::string normalize;
+  std::string output;
+  double epsilon = 1e-6;
+  unsigned jobs = 0;
+};
+
+// The text of a record, or why it has none to sign.
+struct Record {
+  nlohmann::json json;
+  std::string text;
+  bool signable = false;
+};
+
+Record parse_record(const std::string& line) {
+  Record r;
+  r.json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (r.json.is_discarded() || !r.json.is_object()) return r;
+  auto text = r.json.find("text");
+  if (text == r.json.end() || !text->is_string() || r.json.contains("error")) return r;
+  r.text = text->get<std::string>();
+  r.signable = true;
+  return r;
+}
+
+// --config FILE, then --normalize on top of it.
+Result<SignOptions> options_from(const std::string& config, const std::string& normalize) {
+  SignOptions options;
+  if (!config.empty()) {
+    auto loaded = load_sign_config(config);
+    if (!loaded.ok()) return loaded.status();
+    options = std::move(*loaded);
+  }
+  auto n = parse_normalize_options(normalize, options.normalize);
+  if (!n.ok()) return n.status();
+  options.normalize = *n;
+  return options;
+}
+
+// A record that could not be signed: its source, the error, no signature.
+std::string error_record(const Line& line, const std::string& error) {
+  nlohmann::ordered_json j;
+  j["id"] = line.source;
+  j["error"] = error;
+  j["sig"] = nullptr;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+int run_sign(const SignArgs& args) {
+  auto configured = options_from(args.config, args.normalize);
+  if (!configured.ok()) return fail("sign", configured.status().message(), 2);
+  ProcessorOptions options;
+  options.sign = true;
+  options.signing = std::move(*configured);
+  if (args.signers != "all") options.signing.signers = split_list(args.signers);
+  if (!args.idf.empty()) {
+    auto loaded = load_collection_stats(args.idf);
+    if (!loaded.ok()) return fail("sign", loaded.status().message(), 1);
+    if (!loaded->normalize.empty() && loaded->normalize != describe(options.signing.normalize))
+      std::fprintf(stderr, "husk sign: warning: %s was built with --normalize %s, signing uses %s\n",
+                   args.idf.c_str(), loaded->normalize.c_str(), describe(options.signing.normalize).c_str());
+    options.stats = std::make_shared<const CollectionStats>(std::move(*loaded));
+  } else {
+    std::fprintf(stderr,
+                 "husk sign: no --idf file: tfidf, heavy_sent and simhash weigh every term 1 and stop words 0; "
+                 "lexrand and imatch use every term that is not a stop word\n");
+  }
+  Result<Processor> processor = Processor::make(options);
+  if (!processor.ok()) return fail("sign", processor.status().message(), 2);
+  Output output;
+  if (Status st = output.open(args.output); !st.ok()) return fail("sign", st.message(), 1);
+  std::ios::sync_with_stdio(false);
+  Progress progress("sign");
+  std::size_t done = 0, bad = 0, bytes = 0;
+  std::vector<Status> errors = over_lines<std::string>(
+      args.inputs, args.jobs,
+      [&](const Line& line) -> std::string {
+        if (!line.status.ok()) return error_record(line, line.status.to_string());
+        Record r = parse_record(line.text);
+        if (r.json.is_discarded() || !r.json.is_object()) return error_record(line, "corrupt: line is not a JSON object");
+        std::string sig = "null";
+        if (r.signable) {
+          Signatures s = processor->sign(r.text);
+          if (s.terms > 0) sig = signatures_json(s);
+        }
+        // The record stays as it came; "sig" is appended (or replaced).
+        std::string record = line.text;
+        if (r.json.contains("sig")) {
+          r.json.erase("sig");
+          record = r.json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
+        while (!record.empty() && record.back() != '}') record.pop_back();
+        record.pop_back();
+        bool empty_object = record.find_first_not_of(" \t{") == std::string::npos;
+        return record + (empty_object ? "" : ",") + "\"sig\":" + sig + "}\n";
+      },
+      [&](const Line& line, std::string& result) {
+        output.out() << result;
+        ++done;
+        if (result.find("\"sig\":null}") != std::string::npos) ++bad;
+        bytes += line.text.size();
+        progress.update(done, bad, bytes);
+      });
+  progress.finish();
+  output.out().flush();
+  for (const Status& st : errors) fail("sign", st.message(), 1);
+  if (!output.out()) return fail("sign", "write failed", 1);
+  return done == 0 && !errors.empty() ? 1 : 0;
+}
+
+int run_idf_build(const IdfArgs& args) {
+  auto configured = options_from(args.config, args.normalize);
+  if (!configured.ok()) return fail("idf build", configured.status().message(), 2);
+  const NormalizeOptions normalize = configured->normalize;
+  if (args.epsilon <= 0 || args.epsilon >= 1) return fail("idf build", "--epsilon must be between 0 and 1", 2);
+  DfCounter counter(args.epsilon);
+  Progress progress("idf");
+  std::size_t done = 0, bytes = 0;
+  std::vector<Status> errors = over_lines<std::vector<std::string>>(
+      args.inputs, args.jobs,
+      [&](const Line& line) {
+        Record r = line.status.ok() ? parse_record(line.text) : Record{};
+        return r.signable ? husk::normalize(r.text, normalize).terms : std::vector<std::string>();
+      },
+      [&](const Line& line, std::vector<std::string>& terms) {
+        if (!terms.empty()) counter.add_document(terms);
+        ++done;
+        bytes += line.text.size();
+        progress.update(done, 0, bytes);
+      });
+  progress.finish();
+  for (const Status& st : errors) fail("idf build", st.message(), 1);
+  if (done == 0 && !errors.empty()) return 1;
+  CollectionStats stats = counter.finish();
+  stats.normalize = describe(normalize);
+  if (Status st = save_collection_stats(stats, args.epsilon, args.output); !st.ok())
+    return fail("idf build", st.message(), 1);
+  std::fprintf(stderr, "husk idf build: %llu documents, %zu terms -> %s\n",
+               static_cast<unsigned long long>(stats.documents), stats.df.size(), args.output.c_str());
+  return 0;
+}
+
+}  // namespace
+
+Command add_sign_command(CLI::App& app) {
+  auto args = std::make_shared<SignArgs>();
+  std::string names;
+  for (const std::string& n : signer_names()) names += (names.empty() ? "" : ", ") + n;
+  CLI::App* cmd = app.add_subcommand(
+      "sign",
+      "Normalise the text of each record and add its near-duplicate signatures.\n"
+      "INPUT: husk extract JSONL (or any JSONL with \"text\"); output: the same\n"
+      "records with a \"sig\" object (null for records with an error or no terms).");
+  cmd->add_option("INPUT", args->inputs, "JSONL files (plain or .gz) or -")->required();
+  cmd->add_option("--signers", args->signers, "Comma-separated list or all: " + names)->capture_default_str();
+  cmd->add_option("--idf", args->idf, "Collection statistics from `husk idf build`");
+  cmd->add_option("--config", args->config, "TOML file overriding config/sign.toml");
+  cmd->add_option("--normalize", args->normalize, "numbers=keep|drop|mask,letters=join|keep,min-run=N (default: " +
+                                                      describe(NormalizeOptions{}) + ")");
+  cmd->add_option("-o,--output", args->output, "Output file (- for stdout)")->capture_default_str();
+  cmd->add_option("-j,--jobs", args->jobs, "Records processed in parallel (0: one per core)")->capture_default_str();
+  return {cmd, [args] { return run_sign(*args); }};
+}
+
+Command add_idf_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("idf", "Collection statistics for the global signers");
+  cmd->require_subcommand(1);
+  auto args = std::make_shared<IdfArgs>();
+  CLI::App* build = cmd->add_subcommand(
+      "build",
+      "Count document frequencies of normalised terms over extract output\n"
+      "(streaming, bounded memory: lossy counting, Manku & Motwani 2002).");
+  build->add_option("INPUT", args->inputs, "JSONL files (plain or .gz) or -")->required();
+  build->add_option("-o,--output", args->output, "IDF file to write")->required();
+  build->add_option("--config", args->config, "TOML file overriding config/sign.toml (its [normalize] applies)");
+  build->add_option("--normalize", args->normalize, "As for husk sign; use the same options for both");
+  build->add_option("--epsilon", args->epsilon, "Lossy-counting error bound (share of term occurrences)")
+      ->capture_default_str();
+  build->add_option("-j,--jobs", args->jobs, "Records normalised in parallel (0: one per core)")->capture_default_str();
+  return {cmd, [args, build] { return build->parsed() ? run_idf_build(*args) : 2; }};
+}
+
+}  // namespace husk::cli

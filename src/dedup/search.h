@@ -1,0 +1,51 @@
+// The pieces of candidate search that husk dedup and the persistent index
+// share, and the brute-force twins the differential tests hold the fast
+// searches against.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "husk/dedup.h"
+
+namespace husk {
+
+// ---- simhash: Manku's permuted tables ----
+
+// The pigeonhole (Manku, Jain, Das Sarma 2007, section 3.1): split the free
+// bits into k + m blocks; two fingerprints within Hamming distance k agree
+// exactly on at least m of them. One table per choice of m blocks, keyed on
+// those blocks' bits.
+struct SimhashTables {
+  std::vector<uint64_t> blocks;                // k + m block masks, free bits dealt out in order
+  std::vector<std::vector<uint32_t>> choices;  // per table, its m blocks (ascending)
+  std::vector<uint64_t> key_masks;             // per table, the OR of its blocks
+};
+
+SimhashTables simhash_tables(uint64_t free_mask, uint32_t k, uint32_t m);
+
+// The m that minimises tables x (1 + expected run length) for n
+// fingerprints, among layouts of at most max_tables tables.
+uint32_t simhash_tables_m(uint32_t k, uint32_t free_bits, double n, uint64_t max_tables = UINT64_MAX);
+
+inline int hamming(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
+
+// ---- minhash: LSH bands ----
+
+// The key of one band: the band's rows hashed, seeded by the band number.
+uint64_t band_key(const std::vector<uint32_t>& minhash, uint32_t band, uint32_t rows);
+
+// Equal minima over the shared length: the Jaccard estimate (Broder 1997).
+double estimated_jaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b);
+
+// Candidate pairs (a < b, sorted, unique): pages sharing a band key.
+std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes, uint32_t bands,
+                                 uint32_t rows);
+
+// ---- twins ----
+
+// Every pair within Hamming distance k by comparing all pairs.
+std::vector<Pair> simhash_brute_pairs(const std::vector<uint64_t>& fingerprints, uint32_t k);
+
+}  // namespace husk

@@ -1,0 +1,102 @@
+// husk's evaluation tools, a layer above the library: they score what the
+// library produces against gold sets.
+//
+// Extraction against gold text: the
+// article-extraction-benchmark score (scrapinghub, evaluate.py), exactly.
+//
+// Per page: the multisets of 4-token shingles (tokens: word_tokens(), husk/normalize.h)
+// of gold and prediction give tp, fp, fn, normalised to sum 1. Precision is
+// the mean over pages with tp+fp > 0 of tp/(tp+fp) (1 when fp = fn = 0, 0
+// when tp = fp = 0); recall likewise over pages with tp+fn > 0; F1 is the
+// harmonic mean of the two means. Accuracy is the share of pages whose
+// token sequences are identical.
+//
+// Dedup: clusters against a gold standard (the comparison of Zelenkov &
+// Segalovich that Sergukova's Mail.Ru lecture «Поиск дубликатов» shows).
+//
+// Gold is either labelled pairs, one JSON object a line, as
+//   {"a": {"id": A}, "b": {"id": B}, "label": 1|0, "variant": ...}   or
+//   {"id_a": A, "id_b": B, "label": 1|0}
+// or a gold clustering, one {"members": [ID, ...]} a line. A pair is
+// predicted a duplicate when both pages share a predicted cluster.
+// - pairwise precision / recall / F1: over the judged pairs (pair gold), or
+//   over all pairs inside gold and predicted clusters (clustering gold);
+// - for a clustering, the lecture's URL-level scores: recall = share of the
+//   gold duplicate pages found in some cluster, precision = share of the
+//   pages found that are gold duplicates.
+// Page ids are compared as gold_key() spells them (file names without
+// directory and .html/.htm/.gz).
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "husk/status.h"
+
+namespace husk {
+
+// ---- Extraction ----
+
+struct ShingleMatch {
+  double tp = 0, fp = 0, fn = 0;  // normalised to sum 1 (all 0 for two empty texts)
+  bool exact = false;             // identical token sequences
+};
+
+ShingleMatch match_shingles(std::string_view gold, std::string_view prediction, std::size_t n = 4);
+
+struct PageScore {
+  std::string id;
+  ShingleMatch match;
+  bool predicted = true;  // false when the prediction file had no record for the page
+};
+
+struct ExtractScore {
+  double precision = 0, recall = 0, f1 = 0, accuracy = 0;
+  std::size_t pages = 0;    // gold pages
+  std::size_t missing = 0;  // gold pages with no prediction (scored as empty)
+  std::vector<PageScore> per_page;
+};
+
+ExtractScore score_pages(std::vector<PageScore> pages);
+
+// gold_path: {"<id>": {"articleBody": "...", ...}, ...} (the benchmark's
+// ground-truth.json). pred_path: husk extract JSONL; a record matches a gold
+// key by its id, or by its id's file name without .html/.htm/.gz.
+Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std::string& pred_path);
+
+// The gold key a prediction id maps to: "dir/abc.html.gz" -> "abc".
+std::string gold_key(std::string_view id);
+
+// The F1 of one page's match (precision and recall of its shingles).
+double page_f1(const ShingleMatch& match);
+
+// ---- Dedup ----
+
+struct DedupScore {
+  std::size_t tp = 0, fp = 0, fn = 0, tn = 0;
+  double precision = 0, recall = 0, f1 = 0;
+  bool clustering_gold = false;
+  double url_precision = 0, url_recall = 0, url_f1 = 0;
+  // Pair gold with a "variant" field: per variant, pairs judged and pairs
+  // predicted duplicate.
+  std::map<std::string, std::pair<std::size_t, std::size_t>> by_variant;
+};
+
+struct GoldDedup {
+  struct LabelledPair {
+    std::string a, b, variant;
+    bool duplicate = false;
+  };
+  std::vector<LabelledPair> pairs;
+  std::vector<std::vector<std::string>> clusters;  // when the gold is a clustering
+};
+
+Result<GoldDedup> load_gold_dedup(const std::string& path);
+// Predicted clusters from `husk dedup` output.
+Result<std::vector<std::vector<std::string>>> load_clusters(const std::string& path);
+
+DedupScore score_dedup(const GoldDedup& gold, const std::vector<std::vector<std::string>>& clusters);
+
+}  // namespace husk

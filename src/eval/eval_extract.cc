@@ -1,0 +1,138 @@
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unordered_map>
+
+#include "base/text_util.h"
+#include "eval/eval.h"
+#include "husk/normalize.h"
+#include "ingest/lines.h"
+
+namespace husk {
+
+namespace {
+
+using ShingleCounts = std::unordered_map<std::string, int>;
+
+// Shingles of n consecutive tokens; a text shorter than n is one shingle of
+// all its tokens, an empty text none (the benchmark's _ngrams()).
+ShingleCounts shingles(const std::vector<std::string_view>& tokens, std::size_t n) {
+  ShingleCounts counts;
+  if (tokens.empty()) return counts;
+  std::size_t count = tokens.size() >= n ? tokens.size() - n + 1 : 1;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string key;
+    for (std::size_t k = i; k < std::min(i + n, tokens.size()); ++k) {
+      key.append(tokens[k]);
+      key.push_back('\x1f');
+    }
+    ++counts[key];
+  }
+  return counts;
+}
+
+}  // namespace
+
+ShingleMatch match_shingles(std::string_view gold, std::string_view prediction, std::size_t n) {
+  std::vector<std::string_view> gold_tokens = word_tokens(gold);
+  std::vector<std::string_view> pred_tokens = word_tokens(prediction);
+  ShingleMatch m;
+  m.exact = gold_tokens == pred_tokens;
+  ShingleCounts g = shingles(gold_tokens, n);
+  ShingleCounts p = shingles(pred_tokens, n);
+  for (const auto& [key, gc] : g) {
+    auto it = p.find(key);
+    int pc = it == p.end() ? 0 : it->second;
+    m.tp += std::min(gc, pc);
+    m.fn += std::max(0, gc - pc);
+    m.fp += std::max(0, pc - gc);
+  }
+  for (const auto& [key, pc] : p)
+    if (!g.count(key)) m.fp += pc;
+  double sum = m.tp + m.fp + m.fn;
+  if (sum > 0) {
+    m.tp /= sum;
+    m.fp /= sum;
+    m.fn /= sum;
+  }
+  return m;
+}
+
+double page_f1(const ShingleMatch& m) {
+  double precision = m.tp + m.fp > 0 ? m.tp / (m.tp + m.fp) : 0;
+  double recall = m.tp + m.fn > 0 ? m.tp / (m.tp + m.fn) : 0;
+  return precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0.0;
+}
+
+ExtractScore score_pages(std::vector<PageScore> pages) {
+  ExtractScore s;
+  s.pages = pages.size();
+  double p_sum = 0, r_sum = 0;
+  std::size_t p_n = 0, r_n = 0, exact = 0;
+  for (const PageScore& page : pages) {
+    const ShingleMatch& m = page.match;
+    if (!page.predicted) ++s.missing;
+    if (m.exact) ++exact;
+    if (m.tp + m.fp > 0) {
+      p_sum += (m.fp == 0 && m.fn == 0) ? 1.0 : (m.tp == 0 && m.fp == 0) ? 0.0 : m.tp / (m.tp + m.fp);
+      ++p_n;
+    }
+    if (m.tp + m.fn > 0) {
+      r_sum += (m.fp == 0 && m.fn == 0) ? 1.0 : (m.tp == 0 && m.fn == 0) ? 0.0 : m.tp / (m.tp + m.fn);
+      ++r_n;
+    }
+  }
+  s.precision = p_n ? p_sum / static_cast<double>(p_n) : 0.0;
+  s.recall = r_n ? r_sum / static_cast<double>(r_n) : 0.0;
+  s.f1 = s.precision + s.recall > 0 ? 2 * s.precision * s.recall / (s.precision + s.recall) : 0.0;
+  s.accuracy = pages.empty() ? 0.0 : static_cast<double>(exact) / static_cast<double>(pages.size());
+  s.per_page = std::move(pages);
+  return s;
+}
+
+std::string gold_key(std::string_view id) {
+  std::size_t slash = id.find_last_of('/');
+  if (slash != std::string_view::npos) id.remove_prefix(slash + 1);
+  for (std::string_view ext : {".gz", ".html", ".htm"})
+    if (ends_with_ci(id, ext)) id.remove_suffix(ext.size());
+  return std::string(id);
+}
+
+Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std::string& pred_path) {
+  std::ifstream gold_in(gold_path, std::ios::binary);
+  if (!gold_in) return Status(Code::kNotFound, gold_path + ": cannot open gold file");
+  nlohmann::json gold = nlohmann::json::parse(gold_in, nullptr, false);
+  if (gold.is_discarded() || !gold.is_object())
+    return Status(Code::kCorrupt, gold_path + ": not a JSON object of {id: {articleBody: ...}}");
+
+  std::unordered_map<std::string, std::string> predictions;
+  Status st = for_each_json_object(pred_path, [&](const nlohmann::json& record, const Line& line) {
+    auto id_field = record.find("id");
+    auto text_field = record.find("text");
+    if (id_field == record.end() || !id_field->is_string())
+      return Status(Code::kInvalidArgument, line.source + ": \"id\" must be a string");
+    if (text_field != record.end() && !text_field->is_string() && !text_field->is_null())
+      return Status(Code::kInvalidArgument, line.source + ": \"text\" must be a string");
+    std::string id = id_field->get<std::string>();
+    std::string text = text_field != record.end() && text_field->is_string() ? text_field->get<std::string>() : "";
+    predictions[gold.contains(id) ? id : gold_key(id)] = std::move(text);
+    return Status();
+  });
+  if (!st.ok()) return st;
+
+  std::vector<PageScore> pages;
+  for (const auto& [key, value] : gold.items()) {
+    std::string body;
+    if (value.is_object() && value.contains("articleBody") && value["articleBody"].is_string())
+      body = value["articleBody"].get<std::string>();
+    PageScore page;
+    page.id = key;
+    auto it = predictions.find(key);
+    page.predicted = it != predictions.end();
+    page.match = match_shingles(body, page.predicted ? std::string_view(it->second) : std::string_view());
+    pages.push_back(std::move(page));
+  }
+  return score_pages(std::move(pages));
+}
+
+}  // namespace husk

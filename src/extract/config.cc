@@ -1,0 +1,110 @@
+// ExtractConfig from TOML (config/extract.toml's format), over the built-in
+// defaults.
+#include "base/toml_config.h"
+#include "base/builtin_config.h"
+#include "husk/extract.h"
+
+namespace husk {
+
+namespace {
+
+constexpr TomlField<DensityParams> kDensityFields[] = {
+    {"block_cost", &DensityParams::block_cost},
+    {"link_penalty", &DensityParams::link_penalty},
+    {"positive_hint_boost", &DensityParams::positive_hint_boost},
+    {"semantic_boost", &DensityParams::semantic_boost},
+    {"negative_hint_factor", &DensityParams::negative_hint_factor},
+    {"cut_link_density", &DensityParams::cut_link_density},
+    {"cut_min_words", &DensityParams::cut_min_words},
+    {"keep_hinted_share", &DensityParams::keep_hinted_share},
+    {"block_link_density", &DensityParams::block_link_density},
+    {"block_link_max_words", &DensityParams::block_link_max_words},
+    {"sibling_ratio", &DensityParams::sibling_ratio},
+    {"sibling_min_weight", &DensityParams::sibling_min_weight},
+    {"sibling_max_link_density", &DensityParams::sibling_max_link_density},
+    {"end_marker_min_share", &DensityParams::end_marker_min_share},
+    {"end_marker_max_words", &DensityParams::end_marker_max_words},
+};
+
+struct ListField {
+  const char* name;
+  std::vector<std::string> Vocabulary::*member;
+};
+
+constexpr ListField kVocabularyFields[] = {
+    {"positive_hints", &Vocabulary::positive_hints},
+    {"negative_hints", &Vocabulary::negative_hints},
+    {"negative_tokens", &Vocabulary::negative_tokens},
+    {"end_markers", &Vocabulary::end_markers},
+    {"boilerplate_lines", &Vocabulary::boilerplate_lines},
+};
+
+Status apply_vocabulary(const toml::table& table, const std::string& source, Vocabulary& vocabulary) {
+  for (const auto& [key, node] : table) {
+    const ListField* field = nullptr;
+    for (const ListField& f : kVocabularyFields)
+      if (key.str() == f.name) field = &f;
+    if (field == nullptr)
+      return Status(Code::kInvalidArgument, toml_where(source, node) + ": unknown key vocabulary." + std::string(key.str()));
+    const toml::array* array = node.as_array();
+    if (array == nullptr)
+      return Status(Code::kInvalidArgument,
+                    toml_where(source, node) + ": vocabulary." + field->name + " must be a list of strings");
+    std::vector<std::string> words;
+    for (const toml::node& item : *array) {
+      std::optional<std::string> s = item.value<std::string>();
+      if (!s)
+        return Status(Code::kInvalidArgument,
+                      toml_where(source, item) + ": vocabulary." + field->name + " holds a non-string");
+      words.push_back(*s);
+    }
+    vocabulary.*(field->member) = std::move(words);
+  }
+  return Status();
+}
+
+Result<ExtractConfig> parse_over(const std::string& text, const std::string& source, ExtractConfig config) {
+  Result<toml::table> parsed = parse_toml(text, source);
+  if (!parsed.ok()) return parsed.status();
+  for (const auto& [key, node] : *parsed) {
+    const toml::table* table = node.as_table();
+    Status st;
+    if (key.str() == "density" && table != nullptr) {
+      st = apply_toml_fields(*table, source, "density", kDensityFields, config.density);
+    } else if (key.str() == "vocabulary" && table != nullptr) {
+      st = apply_vocabulary(*table, source, config.vocabulary);
+    } else {
+      st = Status(Code::kInvalidArgument, toml_where(source, node) + ": unknown section " + std::string(key.str()));
+    }
+    if (!st.ok()) return st;
+  }
+  return config;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> describe(const DensityParams& params) {
+  return describe_toml_fields(kDensityFields, params, "");
+}
+
+const ExtractConfig& default_extract_config() {
+  static const ExtractConfig config = [] {
+    Result<ExtractConfig> parsed = parse_over(builtin_extract_toml(), "config/extract.toml", ExtractConfig{});
+    // The built-in file is checked by the test suite; a broken build-time
+    // copy leaves the struct defaults and empty word lists.
+    return parsed.ok() ? *parsed : ExtractConfig{};
+  }();
+  return config;
+}
+
+Result<ExtractConfig> parse_extract_config(const std::string& toml_text, const std::string& source_name) {
+  return parse_over(toml_text, source_name, default_extract_config());
+}
+
+Result<ExtractConfig> load_extract_config(const std::string& path) {
+  Result<std::string> text = read_config_file(path);
+  if (!text.ok()) return text.status();
+  return parse_extract_config(*text, path);
+}
+
+}  // namespace husk

@@ -1,0 +1,15 @@
+// Constructors of the extractors, for make_extractor() (husk/extract.h).
+#pragma once
+
+#include <memory>
+
+#include "husk/extract.h"
+
+namespace husk {
+
+std::unique_ptr<Extractor> make_fulltext_extractor();
+std::unique_ptr<Extractor> make_density_extractor(const ExtractConfig& config);
+std::unique_ptr<Extractor> make_xpath_extractor();
+std::unique_ptr<Extractor> make_template_extractor();
+
+}  // namespace husk

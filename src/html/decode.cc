@@ -1,0 +1,290 @@
+#include "husk/html.h"
+
+#include <unicode/ucnv.h>
+#include <unicode/ucsdet.h>
+#include <unicode/ustring.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "base/text_util.h"
+
+namespace husk {
+
+namespace {
+
+// WHATWG Encoding Standard label table, reduced to the labels whose ICU
+// meaning differs from the browser's.
+struct LabelAlias {
+  std::string_view label;
+  std::string_view charset;
+};
+constexpr LabelAlias kAliases[] = {
+    {"utf8", "UTF-8"},           {"unicode-1-1-utf-8", "UTF-8"},
+    {"iso-8859-1", "windows-1252"}, {"iso8859-1", "windows-1252"}, {"latin1", "windows-1252"},
+    {"l1", "windows-1252"},      {"us-ascii", "windows-1252"},  {"ascii", "windows-1252"},
+    {"cp1252", "windows-1252"},  {"iso_8859-1", "windows-1252"},
+    {"iso-8859-9", "windows-1254"}, {"latin5", "windows-1254"},
+    {"gb2312", "GB18030"},       {"gbk", "GB18030"},           {"x-gbk", "GB18030"},
+    {"gb_2312-80", "GB18030"},   {"chinese", "GB18030"},       {"csgb2312", "GB18030"},
+    {"tis-620", "windows-874"},  {"iso-8859-11", "windows-874"},
+    {"x-sjis", "Shift_JIS"},     {"shift-jis", "Shift_JIS"},   {"sjis", "Shift_JIS"},
+    {"windows-31j", "Shift_JIS"}, {"ks_c_5601-1987", "windows-949"}, {"euc-kr", "windows-949"},
+    {"x-user-defined", "windows-1252"},
+};
+
+struct ConverterCloser {
+  void operator()(UConverter* c) const { ucnv_close(c); }
+};
+using ConverterPtr = std::unique_ptr<UConverter, ConverterCloser>;
+
+struct DetectorCloser {
+  void operator()(UCharsetDetector* d) const { ucsdet_close(d); }
+};
+
+// The value of "charset=" inside a header or meta content, or empty.
+std::string charset_param(std::string_view text) {
+  std::string lower = ascii_lower(text);
+  std::size_t pos = lower.find("charset");
+  while (pos != std::string::npos) {
+    std::size_t i = pos + 7;
+    while (i < lower.size() && is_ascii_space(lower[i])) ++i;
+    if (i < lower.size() && lower[i] == '=') {
+      ++i;
+      while (i < lower.size() && is_ascii_space(lower[i])) ++i;
+      char quote = 0;
+      if (i < lower.size() && (lower[i] == '"' || lower[i] == '\'')) quote = lower[i++];
+      std::size_t start = i;
+      while (i < lower.size() && lower[i] != quote && lower[i] != ';' && lower[i] != '>' &&
+             lower[i] != '/' && !(quote == 0 && (is_ascii_space(lower[i]) || lower[i] == '"' || lower[i] == '\'')))
+        ++i;
+      return std::string(trim(std::string_view(lower).substr(start, i - start)));
+    }
+    pos = lower.find("charset", pos + 7);
+  }
+  return {};
+}
+
+// The charset a <meta> tag in the first bytes declares, or empty.
+std::string meta_charset(std::string_view head) {
+  std::size_t pos = 0;
+  while ((pos = head.find('<', pos)) != std::string_view::npos) {
+    if (head.compare(pos, 4, "<!--") == 0) {
+      std::size_t end = head.find("-->", pos + 4);
+      if (end == std::string_view::npos) return {};
+      pos = end + 3;
+      continue;
+    }
+    if (starts_with_ci(head.substr(pos), "<meta") && pos + 5 < head.size() &&
+        (is_ascii_space(head[pos + 5]) || head[pos + 5] == '/')) {
+      std::size_t end = head.find('>', pos);
+      if (end == std::string_view::npos) return {};
+      std::string value = charset_param(head.substr(pos, end - pos));
+      if (!value.empty()) return value;
+      pos = end;
+      continue;
+    }
+    ++pos;
+  }
+  return {};
+}
+
+bool is_valid_utf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  int32_t len = static_cast<int32_t>(s.size());
+  int32_t i = 0;
+  while (i < len) {
+    // ASCII fast path, 8 bytes at a time.
+    while (i + 8 <= len) {
+      uint64_t word;
+      std::memcpy(&word, p + i, 8);
+      if (word & 0x8080808080808080ull) break;
+      i += 8;
+    }
+    if (i >= len) break;
+    UChar32 c;
+    U8_NEXT(p, i, len, c);
+    if (c < 0) return false;
+  }
+  return true;
+}
+
+std::string detect_charset(std::string_view bytes, const DecodeOptions& options, Decoded& out) {
+  UErrorCode err = U_ZERO_ERROR;
+  std::unique_ptr<UCharsetDetector, DetectorCloser> det(ucsdet_open(&err));
+  if (U_FAILURE(err)) return options.fallback_charset;
+  ucsdet_enableInputFilter(det.get(), true);  // ignore markup when guessing
+  std::size_t n = std::min(bytes.size(), options.detect_bytes);
+  ucsdet_setText(det.get(), bytes.data(), static_cast<int32_t>(n), &err);
+  const UCharsetMatch* match = ucsdet_detect(det.get(), &err);
+  if (U_FAILURE(err) || match == nullptr) return options.fallback_charset;
+  int confidence = ucsdet_getConfidence(match, &err);
+  const char* name = ucsdet_getName(match, &err);
+  if (U_FAILURE(err) || name == nullptr || confidence < options.min_confidence) {
+    out.charset_source = "fallback";
+    return options.fallback_charset;
+  }
+  std::string canonical = canonical_charset(name);
+  return canonical.empty() ? options.fallback_charset : canonical;
+}
+
+void convert_to_utf8(std::string_view bytes, const std::string& charset, Decoded& out) {
+  UErrorCode err = U_ZERO_ERROR;
+  ConverterPtr conv(ucnv_open(charset.c_str(), &err));
+  if (U_FAILURE(err)) {
+    out.warnings.push_back("cannot convert from " + charset + "; read as UTF-8");
+    out.html.assign(bytes);
+    out.charset = "UTF-8";
+    repair_utf8(out.html);
+    return;
+  }
+  std::u16string wide(bytes.size() + 2, u'\0');
+  int32_t wlen = ucnv_toUChars(conv.get(), wide.data(), static_cast<int32_t>(wide.size()), bytes.data(),
+                               static_cast<int32_t>(bytes.size()), &err);
+  if (err == U_BUFFER_OVERFLOW_ERROR) {
+    err = U_ZERO_ERROR;
+    wide.resize(static_cast<std::size_t>(wlen) + 1);
+    wlen = ucnv_toUChars(conv.get(), wide.data(), static_cast<int32_t>(wide.size()), bytes.data(),
+                         static_cast<int32_t>(bytes.size()), &err);
+  }
+  if (err == U_STRING_NOT_TERMINATED_WARNING) err = U_ZERO_ERROR;
+  wide.resize(static_cast<std::size_t>(std::max(wlen, 0)));
+  if (!wide.empty() && wide.front() == 0xFEFF) wide.erase(0, 1);
+  int32_t need = 0;
+  UErrorCode err2 = U_ZERO_ERROR;
+  u_strToUTF8WithSub(nullptr, 0, &need, reinterpret_cast<const UChar*>(wide.data()),
+                     static_cast<int32_t>(wide.size()), 0xFFFD, nullptr, &err2);
+  out.html.resize(static_cast<std::size_t>(need));
+  err2 = U_ZERO_ERROR;
+  u_strToUTF8WithSub(out.html.data(), need, &need,
+                     reinterpret_cast<const UChar*>(wide.data()), static_cast<int32_t>(wide.size()), 0xFFFD,
+                     nullptr, &err2);
+  if (err2 == U_STRING_NOT_TERMINATED_WARNING) err2 = U_ZERO_ERROR;
+  if (U_FAILURE(err) || U_FAILURE(err2)) out.warnings.push_back("charset conversion from " + charset + " was lossy");
+}
+
+}  // namespace
+
+std::size_t repair_utf8(std::string& text) {
+  if (is_valid_utf8(text)) return 0;
+  std::string out;
+  out.reserve(text.size() + 16);
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  int32_t len = static_cast<int32_t>(text.size());
+  int32_t i = 0;
+  std::size_t replaced = 0;
+  while (i < len) {
+    int32_t start = i;
+    UChar32 c;
+    U8_NEXT(p, i, len, c);
+    if (c < 0) {
+      out += "\xEF\xBF\xBD";
+      ++replaced;
+    } else {
+      out.append(text, static_cast<std::size_t>(start), static_cast<std::size_t>(i - start));
+    }
+  }
+  text = std::move(out);
+  return replaced;
+}
+
+std::string canonical_charset(std::string_view label) {
+  std::string lower = ascii_lower(trim(label));
+  if (lower.empty()) return {};
+  for (const LabelAlias& alias : kAliases)
+    if (alias.label == lower) return std::string(alias.charset);
+  // ICU resolves any alias it knows to its internal name; the MIME (else
+  // IANA) name of that is what husk reports.
+  UErrorCode err = U_ZERO_ERROR;
+  std::string name;
+  if (const char* n = ucnv_getCanonicalName(lower.c_str(), "", &err); U_SUCCESS(err) && n != nullptr) {
+    name = n;
+  } else {
+    // The name belongs to the converter: copy it before the converter goes.
+    err = U_ZERO_ERROR;
+    ConverterPtr conv(ucnv_open(lower.c_str(), &err));
+    if (U_FAILURE(err)) return {};
+    const char* opened = ucnv_getName(conv.get(), &err);
+    if (U_FAILURE(err) || opened == nullptr) return {};
+    name = opened;
+  }
+  // The label itself, else any alias of ICU's name, may have a MIME/IANA name.
+  std::vector<std::string> candidates{lower};
+  err = U_ZERO_ERROR;
+  uint16_t aliases = ucnv_countAliases(name.c_str(), &err);
+  for (uint16_t i = 0; U_SUCCESS(err) && i < aliases; ++i) {
+    const char* alias = ucnv_getAlias(name.c_str(), i, &err);
+    if (U_SUCCESS(err) && alias != nullptr) candidates.emplace_back(alias);
+  }
+  for (const char* standard : {"MIME", "IANA"}) {
+    for (const std::string& candidate : candidates) {
+      err = U_ZERO_ERROR;
+      const char* std_name = ucnv_getStandardName(candidate.c_str(), standard, &err);
+      if (U_SUCCESS(err) && std_name != nullptr) return std_name;
+    }
+  }
+  return name;
+}
+
+Decoded decode_utf8(std::string_view text) {
+  Decoded out;
+  out.html.assign(text);
+  out.charset = "UTF-8";
+  out.charset_source = "unicode";
+  if (std::size_t n = repair_utf8(out.html); n > 0)
+    out.warnings.push_back(std::to_string(n) + " invalid UTF-8 sequences replaced");
+  return out;
+}
+
+Decoded decode(std::string_view bytes, std::string_view content_type, const DecodeOptions& options) {
+  Decoded out;
+  std::string charset;
+  // 1. Byte order mark.
+  if (bytes.size() >= 3 && bytes.substr(0, 3) == "\xEF\xBB\xBF") {
+    charset = "UTF-8";
+    out.charset_source = "bom";
+    bytes.remove_prefix(3);
+  } else if (bytes.size() >= 2 && (bytes.substr(0, 2) == "\xFE\xFF" || bytes.substr(0, 2) == "\xFF\xFE")) {
+    charset = bytes[0] == '\xFE' ? "UTF-16BE" : "UTF-16LE";
+    out.charset_source = "bom";
+    bytes.remove_prefix(2);
+  }
+  // 2. HTTP header, 3. <meta>.
+  auto try_label = [&](const std::string& label, const char* source, bool from_meta) {
+    if (!charset.empty() || label.empty()) return;
+    std::string canonical = canonical_charset(label);
+    if (canonical.empty()) {
+      out.warnings.push_back(std::string("unknown charset \"") + label + "\" in " + source + "; ignored");
+      return;
+    }
+    // A page that could read its own <meta> is not UTF-16 (WHATWG 13.2.3.2).
+    if (from_meta && canonical.rfind("UTF-16", 0) == 0) canonical = "UTF-8";
+    charset = canonical;
+    out.charset_source = source;
+  };
+  try_label(charset_param(content_type), "http", false);
+  try_label(meta_charset(bytes.substr(0, std::min(bytes.size(), options.sniff_bytes))), "meta", true);
+  // 4. The bytes themselves.
+  if (charset.empty()) {
+    if (is_valid_utf8(bytes)) {
+      charset = "UTF-8";
+      out.charset_source = "utf8";
+    } else {
+      out.charset_source = "detected";
+      charset = detect_charset(bytes, options, out);
+    }
+  }
+  out.charset = charset;
+  if (charset == "UTF-8") {
+    out.html.assign(bytes);
+    if (std::size_t n = repair_utf8(out.html); n > 0)
+      out.warnings.push_back(std::to_string(n) + " invalid UTF-8 sequences replaced");
+  } else {
+    convert_to_utf8(bytes, charset, out);
+  }
+  return out;
+}
+
+}  // namespace husk

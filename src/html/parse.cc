@@ -1,0 +1,78 @@
+#include <gumbo.h>
+
+#include <cstring>
+
+#include "html/dom_impl.h"
+#include "html/prescan.h"
+
+namespace husk {
+
+void* Arena::allocate(std::size_t size) {
+  size = (size + 15) & ~static_cast<std::size_t>(15);
+  if (size > kChunk / 4) {
+    // Large blocks (long text buffers) get a chunk of their own; the
+    // current chunk's free space stays in use.
+    chunks_.emplace_back(new char[size]);
+    return chunks_.back().get();
+  }
+  if (size > left_) {
+    chunks_.emplace_back(new char[kChunk]);
+    next_ = chunks_.back().get();
+    left_ = kChunk;
+  }
+  void* p = next_;
+  next_ += size;
+  left_ -= size;
+  return p;
+}
+
+namespace {
+
+void* arena_allocate(void* userdata, size_t size) {
+  return static_cast<Arena*>(userdata)->allocate(size);
+}
+
+void arena_free(void*, void*) {}
+
+}  // namespace
+
+Dom::Dom(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Dom::~Dom() = default;
+Dom::Dom(Dom&&) noexcept = default;
+Dom& Dom::operator=(Dom&&) noexcept = default;
+
+const std::vector<std::string>& Dom::warnings() const { return impl_->warnings; }
+
+uint32_t count_elements(const GumboNode* node) {
+  uint32_t count = 0;
+  std::vector<const GumboNode*> stack{node};
+  while (!stack.empty()) {
+    const GumboNode* n = stack.back();
+    stack.pop_back();
+    if (n->type != GUMBO_NODE_ELEMENT && n->type != GUMBO_NODE_TEMPLATE) continue;
+    ++count;
+    const GumboVector& kids = n->v.element.children;
+    for (unsigned i = 0; i < kids.length; ++i) stack.push_back(static_cast<const GumboNode*>(kids.data[i]));
+  }
+  return count;
+}
+
+Result<Dom> parse(std::string_view html, const ParseOptions& options) {
+  auto impl = std::make_unique<Dom::Impl>();
+  Prescanned pre = prescan(html, options);
+  impl->html = std::move(pre.html);
+  impl->warnings = std::move(pre.warnings);
+  GumboOptions gumbo = kGumboDefaultOptions;
+  gumbo.allocator = arena_allocate;
+  gumbo.deallocator = arena_free;
+  gumbo.userdata = &impl->arena;
+  gumbo.max_errors = 0;  // parse errors are not used; recording them costs time
+  impl->output = gumbo_parse_with_options(&gumbo, impl->html.data(), impl->html.size());
+  if (impl->output == nullptr || impl->output->root == nullptr)
+    return Status(Code::kCorrupt, "HTML parser produced no document");
+  if (impl->output->root->type != GUMBO_NODE_ELEMENT)
+    return Status(Code::kCorrupt, "HTML parser produced no <html> element");
+  return Dom(std::move(impl));
+}
+
+}  // namespace husk

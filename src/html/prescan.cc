@@ -1,0 +1,290 @@
+// The prescan: one forward pass over the markup that removes raw-text
+// elements and comments and enforces the parse limits (see husk/dom.h).
+//
+// It keeps a small stack of open element names to bound nesting. The stack
+// follows the HTML tree-construction rules only roughly: an end tag pops to
+// its matching open element, and p/li/dt/dd/option/tr/td/th close an open
+// sibling of the same name, which is what keeps unclosed paragraphs of real
+// pages from looking deep.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "base/text_util.h"
+#include "html/prescan.h"
+
+namespace husk {
+
+namespace {
+
+// Lower-cased tag name packed into 8 bytes; names longer than 8 share codes,
+// which only matters for the approximate depth stack.
+uint64_t name_code(std::string_view name) {
+  uint64_t code = 0;
+  std::size_t n = std::min<std::size_t>(name.size(), 8);
+  for (std::size_t i = 0; i < n; ++i) code |= static_cast<uint64_t>(static_cast<uint8_t>(ascii_lower_char(name[i]))) << (8 * i);
+  return code;
+}
+
+constexpr uint64_t code_of(const char* s) {
+  uint64_t code = 0;
+  for (std::size_t i = 0; s[i] != 0 && i < 8; ++i) code |= static_cast<uint64_t>(static_cast<uint8_t>(s[i])) << (8 * i);
+  return code;
+}
+
+bool is_void(uint64_t c) {
+  switch (c) {
+    case code_of("area"): case code_of("base"): case code_of("br"): case code_of("col"):
+    case code_of("embed"): case code_of("hr"): case code_of("img"): case code_of("input"):
+    case code_of("link"): case code_of("meta"): case code_of("source"): case code_of("track"):
+    case code_of("wbr"): case code_of("param"): case code_of("keygen"): case code_of("basefont"):
+    case code_of("bgsound"): case code_of("frame"):
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool closes_sibling(uint64_t c) {
+  switch (c) {
+    case code_of("p"): case code_of("li"): case code_of("dt"): case code_of("dd"):
+    case code_of("option"): case code_of("tr"): case code_of("td"): case code_of("th"):
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Elements whose whole body is dropped (never visible text).
+bool is_dropped(uint64_t c) {
+  return c == code_of("script") || c == code_of("style") || c == code_of("svg") ||
+         c == code_of("noscript") || c == code_of("template");
+}
+
+// Elements whose body is text, not markup, and is kept as is.
+bool is_rcdata(uint64_t c) {
+  return c == code_of("title") || c == code_of("textarea") || c == code_of("xmp");
+}
+
+bool is_name_char(char c) {
+  return !(is_ascii_space(c) || c == '/' || c == '>' || c == '\0');
+}
+
+// Position of the '>' that ends a start tag whose name ends at `i`, skipping
+// quoted attribute values; n when the tag never ends.
+std::size_t tag_end(std::string_view s, std::size_t i) {
+  const std::size_t n = s.size();
+  while (i < n) {
+    char c = s[i];
+    if (c == '>') return i;
+    if (c == '=') {
+      ++i;
+      while (i < n && is_ascii_space(s[i])) ++i;
+      if (i < n && (s[i] == '"' || s[i] == '\'')) {
+        const void* q = std::memchr(s.data() + i + 1, s[i], n - i - 1);
+        if (q == nullptr) return n;
+        i = static_cast<const char*>(q) - s.data() + 1;
+        continue;
+      }
+      continue;
+    }
+    ++i;
+  }
+  return n;
+}
+
+// Finds the end of "</name ...>" at or after `from`; returns the index just
+// past its '>', or n.
+std::size_t end_of_raw_text(std::string_view s, std::size_t from, std::string_view name) {
+  const std::size_t n = s.size();
+  std::size_t i = from;
+  while (i < n) {
+    const void* lt = std::memchr(s.data() + i, '<', n - i);
+    if (lt == nullptr) return n;
+    i = static_cast<const char*>(lt) - s.data();
+    if (i + 2 + name.size() <= n && s[i + 1] == '/' && iequals(s.substr(i + 2, name.size()), name) &&
+        (i + 2 + name.size() == n || !is_name_char(s[i + 2 + name.size()]))) {
+      const void* gt = std::memchr(s.data() + i, '>', n - i);
+      return gt == nullptr ? n : static_cast<const char*>(gt) - s.data() + 1;
+    }
+    ++i;
+  }
+  return n;
+}
+
+// Cuts `s` to at most `limit` bytes without splitting a UTF-8 sequence.
+std::size_t utf8_cut(std::string_view s, std::size_t limit) {
+  if (limit >= s.size()) return s.size();
+  while (limit > 0 && (static_cast<uint8_t>(s[limit]) & 0xC0) == 0x80) --limit;
+  return limit;
+}
+
+class Prescanner {
+ public:
+  Prescanner(std::string_view in, const ParseOptions& options) : in_(in), options_(options) {
+    out_.reserve(in.size() / 2);
+  }
+
+  Prescanned run() {
+    const std::size_t n = in_.size();
+    std::size_t i = 0;
+    while (i < n && !full_) {
+      const void* lt = std::memchr(in_.data() + i, '<', n - i);
+      if (lt == nullptr) break;
+      i = static_cast<const char*>(lt) - in_.data();
+      if (i + 1 >= n) break;
+      char next = in_[i + 1];
+      if (next == '!') {
+        i = declaration(i);
+      } else if (next == '/') {
+        i = end_tag(i);
+      } else if ((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z')) {
+        i = start_tag(i);
+      } else {
+        ++i;
+      }
+    }
+    if (!full_) copy_until(n);
+    Prescanned result;
+    result.html = std::move(out_);
+    if (full_)
+      result.warnings.push_back("markup cut at " + std::to_string(options_.max_markup_bytes) + " bytes");
+    if (dropped_deep_ > 0)
+      result.warnings.push_back(std::to_string(dropped_deep_) + " tags nested deeper than " +
+                                std::to_string(options_.max_depth) + " flattened");
+    if (dropped_many_ > 0)
+      result.warnings.push_back(std::to_string(dropped_many_) + " tags beyond " +
+                                std::to_string(options_.max_elements) + " elements flattened");
+    return result;
+  }
+
+ private:
+  // Copies input [copy_from_, end) to the output, within the byte limit.
+  void copy_until(std::size_t end) {
+    if (full_ || end <= copy_from_) {
+      copy_from_ = std::max(copy_from_, end);
+      return;
+    }
+    std::size_t room = options_.max_markup_bytes - std::min(options_.max_markup_bytes, out_.size());
+    std::string_view piece = in_.substr(copy_from_, end - copy_from_);
+    if (piece.size() > room) {
+      out_.append(piece.substr(0, utf8_cut(piece, room)));
+      full_ = true;
+    } else {
+      out_.append(piece);
+    }
+    copy_from_ = end;
+  }
+
+  // Drops input [from, to): copies what precedes it, then skips it.
+  void drop(std::size_t from, std::size_t to) {
+    copy_until(from);
+    copy_from_ = std::max(copy_from_, to);
+  }
+
+  std::size_t declaration(std::size_t i) {
+    const std::size_t n = in_.size();
+    if (in_.compare(i, 4, "<!--") == 0) {
+      // "<!-->" and "<!--->" are complete (empty) comments.
+      std::size_t end;
+      if (in_.compare(i + 4, 1, ">") == 0) {
+        end = i + 5;
+      } else if (in_.compare(i + 4, 2, "->") == 0) {
+        end = i + 6;
+      } else {
+        std::size_t close = in_.find("-->", i + 4);
+        end = close == std::string_view::npos ? n : close + 3;
+      }
+      drop(i, end);
+      return end;
+    }
+    return past_gt(i);
+  }
+
+  // The tag name starting at `start`.
+  std::string_view name_at(std::size_t start) const {
+    std::size_t j = start;
+    while (j < in_.size() && is_name_char(in_[j])) ++j;
+    return in_.substr(start, j - start);
+  }
+
+  // Index just past the next '>' at or after i (n when there is none).
+  std::size_t past_gt(std::size_t i) const {
+    const void* gt = std::memchr(in_.data() + i, '>', in_.size() - i);
+    return gt == nullptr ? in_.size() : static_cast<const char*>(gt) - in_.data() + 1;
+  }
+
+  std::size_t end_tag(std::size_t i) {
+    uint64_t code = name_code(name_at(i + 2));
+    for (std::size_t k = stack_.size(); k > 0; --k) {
+      if (stack_[k - 1] == code) {
+        stack_.resize(k - 1);
+        break;
+      }
+    }
+    return past_gt(i);
+  }
+
+  std::size_t start_tag(std::size_t i) {
+    const std::size_t n = in_.size();
+    std::string_view name = name_at(i + 1);
+    uint64_t code = name_code(name);
+    std::size_t gt = tag_end(in_, i + 1 + name.size());
+    std::size_t after = gt < n ? gt + 1 : n;
+    if (is_dropped(code) && name.size() <= 8) {
+      std::size_t end = end_of_raw_text(in_, after, name);
+      drop(i, end);
+      return end;
+    }
+    if (is_rcdata(code)) return end_of_raw_text(in_, after, name);
+    // "<div/>" is an open div in HTML: only void elements never nest.
+    if (is_void(code)) return after;
+    if (closes_sibling(code)) {
+      // An open sibling of the same kind within the last few entries closes.
+      for (std::size_t k = stack_.size(), seen = 0; k > 0 && seen < 4; --k, ++seen) {
+        if (stack_[k - 1] == code) {
+          stack_.resize(k - 1);
+          break;
+        }
+      }
+    }
+    if (stack_.size() >= options_.max_depth) {
+      ++dropped_deep_;
+      drop(i, after);
+      return after;
+    }
+    if (++elements_ > options_.max_elements) {
+      ++dropped_many_;
+      drop(i, after);
+      return after;
+    }
+    stack_.push_back(code);
+    return after;
+  }
+
+  std::string_view in_;
+  const ParseOptions& options_;
+  std::string out_;
+  std::size_t copy_from_ = 0;
+  std::vector<uint64_t> stack_;
+  std::size_t elements_ = 0;
+  std::size_t dropped_deep_ = 0;
+  std::size_t dropped_many_ = 0;
+  bool full_ = false;
+};
+
+}  // namespace
+
+Prescanned prescan(std::string_view html, const ParseOptions& options) {
+  if (!options.prescan) {
+    Prescanned plain;
+    plain.html.assign(html.substr(0, utf8_cut(html, options.max_markup_bytes)));
+    if (plain.html.size() < html.size())
+      plain.warnings.push_back("markup cut at " + std::to_string(options.max_markup_bytes) + " bytes");
+    return plain;
+  }
+  return Prescanner(html, options).run();
+}
+
+}  // namespace husk

@@ -1,0 +1,20 @@
+// The prescan alone: what parse() hands to the HTML5 parser (see
+// husk/html.h). Exposed for the benchmark that measures what it saves.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "husk/html.h"
+
+namespace husk {
+
+struct Prescanned {
+  std::string html;
+  std::vector<std::string> warnings;
+};
+
+Prescanned prescan(std::string_view html, const ParseOptions& options);
+
+}  // namespace husk

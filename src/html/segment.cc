@@ -1,0 +1,500 @@
+// Segmentation: one iterative walk over the Gumbo tree that produces the
+// text blocks, their features and the element table (see husk/blocks.h).
+#include <gumbo.h>
+
+#include <array>
+#include <cstring>
+
+#include "base/text_util.h"
+#include "html/dom_impl.h"
+
+namespace husk {
+
+namespace {
+
+// What the walk does on meeting an element, by GumboTag.
+enum class TagAction : uint8_t {
+  kInline,  // text flows through
+  kBlock,   // opens and closes a block; recorded in the element table
+  kSkip,    // never visible: script, style, form controls, embedded media
+  kBreak,   // <br>
+  kRule,    // <hr>: ends a block, holds no text
+};
+
+struct TagTable {
+  std::array<TagAction, GUMBO_TAG_LAST + 1> action{};
+  TagTable() {
+    action.fill(TagAction::kInline);
+    for (GumboTag t : {GUMBO_TAG_ADDRESS, GUMBO_TAG_ARTICLE, GUMBO_TAG_ASIDE, GUMBO_TAG_BLOCKQUOTE,
+                       GUMBO_TAG_BODY, GUMBO_TAG_CENTER, GUMBO_TAG_DD, GUMBO_TAG_DETAILS,
+                       GUMBO_TAG_DIR, GUMBO_TAG_DIV, GUMBO_TAG_DL, GUMBO_TAG_DT, GUMBO_TAG_FIELDSET,
+                       GUMBO_TAG_FIGCAPTION, GUMBO_TAG_FIGURE, GUMBO_TAG_FOOTER, GUMBO_TAG_FORM, GUMBO_TAG_H1,
+                       GUMBO_TAG_H2, GUMBO_TAG_H3, GUMBO_TAG_H4, GUMBO_TAG_H5, GUMBO_TAG_H6, GUMBO_TAG_HEADER,
+                       GUMBO_TAG_HGROUP, GUMBO_TAG_LI, GUMBO_TAG_MAIN, GUMBO_TAG_MENU, GUMBO_TAG_NAV,
+                       GUMBO_TAG_OL, GUMBO_TAG_P, GUMBO_TAG_PRE, GUMBO_TAG_SECTION, GUMBO_TAG_TABLE,
+                       GUMBO_TAG_TBODY, GUMBO_TAG_THEAD, GUMBO_TAG_TFOOT, GUMBO_TAG_TR, GUMBO_TAG_TD,
+                       GUMBO_TAG_TH, GUMBO_TAG_CAPTION, GUMBO_TAG_UL, GUMBO_TAG_SUMMARY, GUMBO_TAG_LEGEND,
+                       GUMBO_TAG_LISTING, GUMBO_TAG_XMP, GUMBO_TAG_PLAINTEXT, GUMBO_TAG_UNKNOWN})
+      action[t] = TagAction::kBlock;
+    for (GumboTag t : {GUMBO_TAG_HEAD, GUMBO_TAG_SCRIPT, GUMBO_TAG_STYLE, GUMBO_TAG_NOSCRIPT,
+                       GUMBO_TAG_TEMPLATE, GUMBO_TAG_SVG, GUMBO_TAG_MATH, GUMBO_TAG_IFRAME, GUMBO_TAG_OBJECT,
+                       GUMBO_TAG_EMBED, GUMBO_TAG_CANVAS, GUMBO_TAG_SELECT, GUMBO_TAG_OPTION,
+                       GUMBO_TAG_OPTGROUP, GUMBO_TAG_BUTTON, GUMBO_TAG_TEXTAREA,
+                       GUMBO_TAG_INPUT, GUMBO_TAG_AUDIO, GUMBO_TAG_VIDEO, GUMBO_TAG_MAP, GUMBO_TAG_APPLET,
+                       GUMBO_TAG_FRAMESET, GUMBO_TAG_NOFRAMES, GUMBO_TAG_NOEMBED, GUMBO_TAG_TITLE})
+      action[t] = TagAction::kSkip;
+    action[GUMBO_TAG_BR] = TagAction::kBreak;
+    action[GUMBO_TAG_HR] = TagAction::kRule;
+  }
+};
+
+const TagTable& tag_table() {
+  static const TagTable table;
+  return table;
+}
+
+uint32_t block_flag_of(GumboTag tag) {
+  switch (tag) {
+    case GUMBO_TAG_LI: case GUMBO_TAG_DD: case GUMBO_TAG_DT: return kBlockListItem;
+    case GUMBO_TAG_TD: case GUMBO_TAG_TH: return kBlockTableCell;
+    case GUMBO_TAG_PRE: return kBlockPre;
+    case GUMBO_TAG_BLOCKQUOTE: return kBlockQuote;
+    case GUMBO_TAG_FIGCAPTION: case GUMBO_TAG_FIGURE: case GUMBO_TAG_CAPTION: return kBlockCaption;
+    case GUMBO_TAG_FORM: return kBlockForm;
+    case GUMBO_TAG_ADDRESS: return kBlockAddress;
+    default: return 0;
+  }
+}
+
+uint8_t heading_of(GumboTag tag) {
+  if (tag >= GUMBO_TAG_H1 && tag <= GUMBO_TAG_H6) return static_cast<uint8_t>(tag - GUMBO_TAG_H1 + 1);
+  return 0;
+}
+
+const char* attr(const GumboElement& el, const char* name) {
+  const GumboAttribute* a = gumbo_get_attribute(&el.attributes, name);
+  return a == nullptr ? nullptr : a->value;
+}
+
+// Inline styles that hide an element ("display: none", "visibility:hidden").
+bool style_hides(const char* style) {
+  if (style == nullptr) return false;
+  std::string compact;
+  for (const char* p = style; *p; ++p)
+    if (!is_ascii_space(*p)) compact.push_back(ascii_lower_char(*p));
+  return compact.find("display:none") != std::string::npos ||
+         compact.find("visibility:hidden") != std::string::npos;
+}
+
+bool is_hidden(const GumboElement& el) {
+  if (gumbo_get_attribute(&el.attributes, "hidden") != nullptr) return true;
+  const char* aria = attr(el, "aria-hidden");
+  if (aria != nullptr && iequals(aria, "true")) return true;
+  return style_hides(attr(el, "style"));
+}
+
+uint32_t element_flags(const GumboElement& el) {
+  uint32_t flags = 0;
+  if (const char* ip = attr(el, "itemprop")) {
+    std::string v = ascii_lower(ip);
+    if (v.find("articlebody") != std::string::npos || v == "text" || v == "reviewbody") flags |= kElemArticleBody;
+  }
+  if (const char* role = attr(el, "role")) {
+    std::string v = ascii_lower(role);
+    if (v == "main") flags |= kElemMainRole;
+    if (v == "article") flags |= kElemArticleBody;
+    if (v == "navigation" || v == "banner" || v == "contentinfo" || v == "complementary" || v == "search" ||
+        v == "menu" || v == "menubar" || v == "dialog" || v == "alert")
+      flags |= kElemNavRole;
+  }
+  return flags;
+}
+
+bool is_cjk(uint32_t cp) {
+  return (cp >= 0x3040 && cp <= 0x30FF) ||  // Hiragana, Katakana
+         (cp >= 0x3400 && cp <= 0x9FFF) ||  // CJK ideographs (ext. A and unified)
+         (cp >= 0xF900 && cp <= 0xFAFF) ||  // compatibility ideographs
+         (cp >= 0x0E00 && cp <= 0x0E7F) ||  // Thai (written without spaces)
+         (cp >= 0x20000 && cp <= 0x2FFFF);
+}
+
+// Whether text sits inside a link, and whether that link stays on the page
+// (href="#..."): tables of contents and "back to top" are made of those.
+enum class LinkKind : uint8_t { kNone, kOther, kLocal };
+
+LinkKind link_kind(GumboTag tag, const GumboElement& el) {
+  if (tag != GUMBO_TAG_A) return LinkKind::kNone;
+  const GumboAttribute* href = gumbo_get_attribute(&el.attributes, "href");
+  if (href == nullptr) return LinkKind::kNone;
+  return href->value[0] == '#' ? LinkKind::kLocal : LinkKind::kOther;
+}
+
+// Accumulates the text of one block with white space collapsed and the
+// boilerpipe counters updated as words arrive.
+class BlockBuilder {
+ public:
+  explicit BlockBuilder(uint32_t wrap_width) : wrap_width_(wrap_width) {}
+
+  bool empty() const { return text_.empty(); }
+
+  void append(const char* s, std::size_t n, LinkKind in_link) {
+    for (std::size_t i = 0; i < n;) {
+      auto c = static_cast<unsigned char>(s[i]);
+      if (c < 0x80) {
+        if (is_ascii_space(static_cast<char>(c)) || c < 0x20 || c == 0x7F) {
+          end_word();
+          ++i;
+          continue;
+        }
+        put_char(s + i, 1, in_link);
+        ++i;
+        continue;
+      }
+      std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+      if (i + len > n) len = n - i;
+      uint32_t cp = decode_cp(s + i, len);
+      // NBSP and the Unicode spaces collapse like ASCII white space.
+      if (cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 ||
+          cp == 0x202F || cp == 0x205F || cp == 0x3000) {
+        end_word();
+      } else if (is_cjk(cp)) {
+        put_char(s + i, len, in_link);
+        ++cjk_chars_;
+        if (in_link != LinkKind::kNone) ++cjk_link_chars_;
+        if (in_link == LinkKind::kLocal) ++cjk_local_link_chars_;
+      } else {
+        put_char(s + i, len, in_link);
+      }
+      i += len;
+    }
+  }
+
+  void end_word() {
+    if (!in_word_) return;
+    in_word_ = false;
+    // boilerpipe: a word that does not fit the current line starts a new one.
+    if (line_len_ + word_len_ > wrap_width_ && line_len_ > 0) {
+      ++lines_;
+      words_in_lines_ += line_words_;
+      line_len_ = 0;
+      line_words_ = 0;
+    }
+    line_len_ += word_len_ + 1;
+    ++line_words_;
+    word_len_ = 0;
+  }
+
+  // Finishes the block into `out`; returns false when it holds no text.
+  bool finish(Block& out) {
+    end_word();
+    if (text_.empty()) return false;
+    BlockFeatures& f = out.features;
+    f.words = words_ + cjk_chars_ / 2;
+    f.link_words = link_words_ + cjk_link_chars_ / 2;
+    f.local_link_words = local_link_words_ + cjk_local_link_chars_ / 2;
+    f.chars = chars_;
+    f.wrapped_lines = lines_;
+    f.words_in_wrapped_lines = words_in_lines_;
+    if (lines_ == 0) {
+      f.text_density = static_cast<float>(f.words);
+    } else {
+      float cjk_share = words_ > 0 ? static_cast<float>(f.words) / static_cast<float>(words_) : 1.0f;
+      f.text_density = static_cast<float>(words_in_lines_) * cjk_share / static_cast<float>(lines_);
+    }
+    f.link_density = f.words > 0 ? static_cast<float>(f.link_words) / static_cast<float>(f.words) : 0.0f;
+    out.text = std::move(text_);
+    reset();
+    return true;
+  }
+
+  void reset() {
+    text_.clear();
+    words_ = link_words_ = local_link_words_ = chars_ = lines_ = words_in_lines_ = 0;
+    cjk_chars_ = cjk_link_chars_ = cjk_local_link_chars_ = 0;
+    line_len_ = line_words_ = word_len_ = 0;
+    in_word_ = false;
+  }
+
+ private:
+  static uint32_t decode_cp(const char* s, std::size_t len) {
+    auto b = [&](std::size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(s[k])); };
+    switch (len) {
+      case 2: return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
+      case 3: return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+      case 4: return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+      default: return b(0);
+    }
+  }
+
+  void put_char(const char* s, std::size_t len, LinkKind in_link) {
+    if (!in_word_) {
+      if (!text_.empty()) text_.push_back(' ');
+      in_word_ = true;
+      ++words_;
+      if (in_link != LinkKind::kNone) ++link_words_;
+      if (in_link == LinkKind::kLocal) ++local_link_words_;
+    }
+    text_.append(s, len);
+    ++chars_;
+    ++word_len_;
+  }
+
+  uint32_t wrap_width_;
+  std::string text_;
+  uint32_t words_ = 0, link_words_ = 0, local_link_words_ = 0, chars_ = 0, lines_ = 0, words_in_lines_ = 0;
+  uint32_t cjk_chars_ = 0, cjk_link_chars_ = 0, cjk_local_link_chars_ = 0;
+  uint32_t line_len_ = 0, line_words_ = 0, word_len_ = 0;
+  bool in_word_ = false;
+};
+
+std::string collapse(std::string_view s) {
+  BlockBuilder b(UINT32_MAX);
+  b.append(s.data(), s.size(), LinkKind::kNone);
+  Block block;
+  return b.finish(block) ? block.text : std::string();
+}
+
+// Plain text of a subtree (for <title>, <h1>), iteratively.
+std::string subtree_text(const GumboNode* root) {
+  std::string out;
+  std::vector<const GumboNode*> stack{root};
+  while (!stack.empty()) {
+    const GumboNode* n = stack.back();
+    stack.pop_back();
+    if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_WHITESPACE || n->type == GUMBO_NODE_CDATA) {
+      out.append(n->v.text.text);
+      out.push_back(' ');
+    } else if (n->type == GUMBO_NODE_ELEMENT) {
+      const GumboVector& kids = n->v.element.children;
+      for (unsigned k = kids.length; k > 0; --k) stack.push_back(static_cast<const GumboNode*>(kids.data[k - 1]));
+    }
+  }
+  return collapse(out);
+}
+
+class Segmenter {
+ public:
+  Segmenter(const SegmentOptions& options, Blocks& out) : options_(options), out_(out), builder_(options.wrap_width) {}
+
+  void run(const GumboOutput& output) {
+    const GumboNode* html = output.root;
+    next_node_ = 1;  // <html> is element 0
+    if (html->type == GUMBO_NODE_ELEMENT) {
+      if (const char* lang = attr(html->v.element, "lang")) out_.lang = ascii_lower(lang);
+      const GumboVector& kids = html->v.element.children;
+      for (unsigned i = 0; i < kids.length; ++i) {
+        auto* child = static_cast<const GumboNode*>(kids.data[i]);
+        if (child->type != GUMBO_NODE_ELEMENT && child->type != GUMBO_NODE_TEMPLATE) continue;
+        if (child->v.element.tag == GUMBO_TAG_HEAD) head(child);
+        if (child->v.element.tag == GUMBO_TAG_BODY) {
+          body(child);
+        } else {
+          next_node_ += count_elements(child);
+        }
+      }
+    }
+    if (out_.elements.empty()) {  // no <body>: an empty page
+      out_.elements.emplace_back();
+      out_.elements[0].tag = Tag::kBody;
+    }
+  }
+
+ private:
+  struct Frame {
+    const GumboNode* node;
+    unsigned next_child;
+    uint32_t element;   // element-table index when this frame opened one, else kNone
+    uint32_t flags;     // block flags in force inside
+    uint8_t heading;
+    LinkKind link;
+  };
+
+  void head(const GumboNode* head) {
+    const GumboVector& kids = head->v.element.children;
+    for (unsigned i = 0; i < kids.length; ++i) {
+      auto* n = static_cast<const GumboNode*>(kids.data[i]);
+      if (n->type != GUMBO_NODE_ELEMENT) continue;
+      const GumboElement& el = n->v.element;
+      if (el.tag == GUMBO_TAG_TITLE && out_.title_tag.empty()) {
+        out_.title_tag = subtree_text(n);
+      } else if (el.tag == GUMBO_TAG_META && out_.og_title.empty()) {
+        const char* prop = attr(el, "property");
+        if (prop == nullptr) prop = attr(el, "name");
+        const char* content = attr(el, "content");
+        if (prop != nullptr && content != nullptr && (iequals(prop, "og:title") || iequals(prop, "twitter:title")))
+          out_.og_title = collapse(content);
+      }
+    }
+  }
+
+  void body(const GumboNode* body) {
+    open_element(body, Element::kNone, 0, next_node_++);
+    std::vector<Frame> stack;
+    stack.push_back({body, 0, 0, 0, 0, LinkKind::kNone});
+    uint32_t visited = 0;
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      const GumboVector& kids = top.node->v.element.children;
+      if (top.next_child >= kids.length || visited > options_.max_nodes) {
+        close_frame(top);
+        stack.pop_back();
+        continue;
+      }
+      auto* child = static_cast<const GumboNode*>(kids.data[top.next_child++]);
+      ++visited;
+      Frame parent = top;  // copy: push_back may move `top`
+      switch (child->type) {
+        case GUMBO_NODE_TEXT:
+        case GUMBO_NODE_WHITESPACE:
+        case GUMBO_NODE_CDATA:
+          text(child->v.text.text, parent);
+          break;
+        case GUMBO_NODE_ELEMENT:
+        case GUMBO_NODE_TEMPLATE:
+          element(child, parent, stack);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  void text(const char* s, const Frame& where) {
+    std::size_t n = std::strlen(s);
+    if (pending_breaks_ >= 2) {
+      bool has_text = false;
+      for (std::size_t i = 0; i < n && !has_text; ++i) has_text = !is_ascii_space(s[i]);
+      if (has_text) flush();
+    }
+    if (builder_.empty()) {
+      current_element_ = innermost_element_;
+      current_flags_ = where.flags;
+      current_heading_ = where.heading;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      if (!is_ascii_space(s[i])) {
+        pending_breaks_ = 0;
+        break;
+      }
+    builder_.append(s, n, where.link);
+  }
+
+  void element(const GumboNode* node, const Frame& parent, std::vector<Frame>& stack) {
+    const GumboElement& el = node->v.element;
+    GumboTag tag = el.tag;
+    TagAction action = tag_table().action[tag <= GUMBO_TAG_LAST ? tag : GUMBO_TAG_UNKNOWN];
+    if (action == TagAction::kSkip || is_hidden(el)) {
+      next_node_ += count_elements(node);
+      return;
+    }
+    const uint32_t number = next_node_++;
+    if (action == TagAction::kBreak) {
+      builder_.end_word();
+      ++pending_breaks_;
+      return;
+    }
+    if (action == TagAction::kRule) {
+      flush();
+      return;
+    }
+    if (tag == GUMBO_TAG_H1 && out_.first_h1.empty()) out_.first_h1 = subtree_text(node);
+    Frame frame{node, 0, Element::kNone, parent.flags | block_flag_of(tag),
+                heading_of(tag) ? heading_of(tag) : parent.heading,
+                parent.link != LinkKind::kNone ? parent.link : link_kind(tag, el)};
+    if (action == TagAction::kBlock) {
+      flush();
+      frame.element = open_element(node, innermost_element_, element_depth_ + 1, number);
+    }
+    stack.push_back(frame);
+  }
+
+  uint32_t open_element(const GumboNode* node, uint32_t parent, uint32_t depth, uint32_t number) {
+    const GumboElement& el = node->v.element;
+    Element e;
+    e.parent = parent;
+    e.tag = tag_of(el.tag);
+    e.depth = static_cast<uint16_t>(std::min<uint32_t>(depth, 0xFFFF));
+    e.first_block = static_cast<uint32_t>(out_.blocks.size());
+    e.flags = element_flags(el);
+    e.node = number;
+    const char* cls = attr(el, "class");
+    const char* id = attr(el, "id");
+    if (cls != nullptr || id != nullptr) {
+      e.hints = ascii_lower(cls ? cls : "");
+      if (id != nullptr) {
+        if (!e.hints.empty()) e.hints.push_back(' ');
+        e.hints += ascii_lower(id);
+      }
+    }
+    uint32_t index = static_cast<uint32_t>(out_.elements.size());
+    out_.elements.push_back(std::move(e));
+    innermost_element_ = index;
+    element_depth_ = depth;
+    return index;
+  }
+
+  void close_frame(const Frame& frame) {
+    if (frame.element == Element::kNone) return;
+    flush();
+    Element& e = out_.elements[frame.element];
+    e.end_block = static_cast<uint32_t>(out_.blocks.size());
+    innermost_element_ = e.parent == Element::kNone ? 0 : e.parent;
+    element_depth_ = e.parent == Element::kNone ? 0 : out_.elements[e.parent].depth;
+  }
+
+  void flush() {
+    pending_breaks_ = 0;
+    if (builder_.empty()) {
+      builder_.reset();
+      return;
+    }
+    Block block;
+    if (!builder_.finish(block)) return;
+    block.element = current_element_;
+    block.features.position = static_cast<uint32_t>(out_.blocks.size());
+    block.features.tag = out_.elements[current_element_].tag;
+    block.features.heading = current_heading_;
+    block.features.flags = current_flags_;
+    out_.blocks.push_back(std::move(block));
+  }
+
+  const SegmentOptions& options_;
+  Blocks& out_;
+  BlockBuilder builder_;
+  uint32_t innermost_element_ = 0;
+  uint32_t element_depth_ = 0;
+  uint32_t current_element_ = 0;
+  uint32_t current_flags_ = 0;
+  uint8_t current_heading_ = 0;
+  int pending_breaks_ = 0;
+  uint32_t next_node_ = 0;  // the next element's number in document order
+};
+
+}  // namespace
+
+Blocks segment(const Dom& dom, const SegmentOptions& options) {
+  Blocks blocks;
+  Segmenter(options, blocks).run(*DomAccess::impl(dom).output);
+  return blocks;
+}
+
+std::string tag_path(const Blocks& blocks, uint32_t element) {
+  std::vector<uint32_t> chain;
+  for (uint32_t e = element; e != Element::kNone && e < blocks.elements.size(); e = blocks.elements[e].parent)
+    chain.push_back(e);
+  std::string path;
+  for (std::size_t k = chain.size(); k > 0; --k) {
+    const Element& el = blocks.elements[chain[k - 1]];
+    if (!path.empty()) path.push_back('>');
+    path += tag_name(el.tag);
+    if (!el.hints.empty()) {
+      std::string_view first = el.hints;
+      first = first.substr(0, first.find(' '));
+      path.push_back('.');
+      path += first;
+    }
+  }
+  return path;
+}
+
+}  // namespace husk

@@ -1,0 +1,657 @@
+// The persistent near-duplicate index (husk/index.h) on LMDB. Candidate
+// search and verification are husk dedup's own (dedup/search.h): the same
+// band keys, the same permuted-table layout, the same measures.
+#include "husk/index.h"
+
+#include <lmdb.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <future>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <set>
+#include <thread>
+#include <variant>
+
+#include "dedup/search.h"
+#include "sign/signature_json.h"
+
+namespace husk {
+
+namespace {
+
+// The layout of the stored keys; an index written with another is refused.
+constexpr uint64_t kFormat = 2;
+
+// The number of pages the simhash tables are laid out for (Manku 2007
+// section 3.1 weighs tables against run length for a given n): 16 million.
+// At most 64 tables, so a page costs at most 64 postings.
+constexpr double kDesignPages = 16777216.0;
+constexpr uint64_t kMaxTables = 64;
+
+Status lmdb_error(int rc, const std::string& what) { return Status(Code::kIo, what + ": " + mdb_strerror(rc)); }
+
+MDB_val val_of(std::string_view s) { return MDB_val{s.size(), const_cast<char*>(s.data())}; }
+std::string_view view_of(const MDB_val& v) { return {static_cast<const char*>(v.mv_data), v.mv_size}; }
+
+// Big-endian so that LMDB's byte order is numeric order.
+void put_be(std::string& out, uint64_t v, int bytes) {
+  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+uint64_t get_be(std::string_view in, std::size_t at, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v = v << 8 | static_cast<uint8_t>(in[at + static_cast<std::size_t>(i)]);
+  return v;
+}
+
+// A read transaction for the lifetime of a scope.
+struct ReadTxn {
+  MDB_txn* txn = nullptr;
+  int rc = 0;
+  explicit ReadTxn(MDB_env* env) { rc = mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn); }
+  ~ReadTxn() {
+    if (txn != nullptr) mdb_txn_abort(txn);
+  }
+};
+
+std::optional<std::string> get_in(MDB_txn* txn, MDB_dbi dbi, std::string_view key) {
+  MDB_val k = val_of(key), v{};
+  if (mdb_get(txn, dbi, &k, &v) != 0) return std::nullopt;
+  return std::string(view_of(v));
+}
+
+int put_in(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value) {
+  MDB_val k = val_of(key), v = val_of(value);
+  int rc = mdb_put(txn, dbi, &k, &v, 0);
+  return rc == MDB_KEYEXIST ? 0 : rc;  // a posting already there
+}
+
+// Deletes a key (or one of its duplicates); a missing one is no error.
+int del_in(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::optional<std::string_view> value = {}) {
+  MDB_val k = val_of(key);
+  int rc;
+  if (value) {
+    MDB_val v = val_of(*value);
+    rc = mdb_del(txn, dbi, &k, &v);
+  } else {
+    rc = mdb_del(txn, dbi, &k, nullptr);
+  }
+  return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+// Calls `each` with every (key, value) whose key starts with `prefix`, in
+// key order, until it returns false.
+template <typename Each>
+int scan(MDB_txn* txn, MDB_dbi dbi, std::string_view prefix, Each&& each) {
+  MDB_cursor* cursor = nullptr;
+  int rc = mdb_cursor_open(txn, dbi, &cursor);
+  if (rc != 0) return rc;
+  MDB_val k = val_of(prefix), v{};
+  for (rc = mdb_cursor_get(cursor, &k, &v, prefix.empty() ? MDB_FIRST : MDB_SET_RANGE); rc == 0;
+       rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
+    std::string_view key = view_of(k);
+    if (key.substr(0, prefix.size()) != prefix) break;
+    if (!each(key, view_of(v))) break;
+  }
+  mdb_cursor_close(cursor);
+  return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+// The values stored under exactly `key` (a dup-sorted table's postings).
+int values_of(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::vector<std::string>& out) {
+  return scan(txn, dbi, key, [&](std::string_view k, std::string_view v) {
+    if (k.size() == key.size()) out.emplace_back(v);
+    return true;
+  });
+}
+
+// "jaccard 0.930" or "hamming 2".
+std::string measure_text(double jaccard, int hamming) {
+  char buf[32];
+  if (jaccard >= 0) {
+    std::snprintf(buf, sizeof(buf), "jaccard %.3f", jaccard);
+  } else {
+    std::snprintf(buf, sizeof(buf), "hamming %d", hamming);
+  }
+  return buf;
+}
+
+}  // namespace
+
+struct Index::Impl {
+  IndexOptions options;
+  MDB_env* env = nullptr;
+  MDB_dbi docs = 0, minhash = 0, bands = 0, simhash = 0, clusters = 0, members = 0, cluster_of = 0, meta = 0;
+  uint32_t band_count = 0, band_rows = 0;
+  SimhashTables tables;
+
+  // One write path: additions and removals wait in `queue`; the writer
+  // takes all of them into one transaction.
+  struct Removal {
+    std::string id;
+  };
+  struct Job {
+    std::variant<std::vector<const PageResult*>, Removal> work;
+    std::promise<std::vector<Result<Verdict>>> added;
+    std::promise<Result<bool>> removed;
+  };
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<Job*> queue;
+  bool stopping = false;
+  std::thread writer;
+  std::thread syncer;  // flushes the index to disk every sync_interval_ms
+  std::condition_variable sync_wake;
+
+  ~Impl() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    wake.notify_all();
+    sync_wake.notify_all();
+    if (writer.joinable()) writer.join();
+    if (syncer.joinable()) syncer.join();
+    if (env != nullptr) {
+      mdb_env_sync(env, 1);
+      mdb_env_close(env);
+    }
+  }
+
+  // ---- keys ----
+
+  std::vector<std::string> band_keys(const std::vector<uint32_t>& m) const {
+    std::vector<std::string> out;
+    for (uint32_t band = 0; band < band_count && (band + 1) * band_rows <= m.size(); ++band) {
+      std::string key;
+      put_be(key, band, 1);
+      put_be(key, band_key(m, band, band_rows), 8);
+      out.push_back(std::move(key));
+    }
+    return out;
+  }
+
+  // Per table: [table][fingerprint & key mask] is the lookup prefix, the
+  // fingerprint follows so that a posting carries what verification needs.
+  std::string simhash_prefix(std::size_t table, uint64_t fp) const {
+    std::string key;
+    put_be(key, table, 1);
+    put_be(key, fp & tables.key_masks[table], 8);
+    return key;
+  }
+
+  std::vector<std::string> simhash_keys(uint64_t fp) const {
+    std::vector<std::string> out;
+    for (std::size_t t = 0; t < tables.key_masks.size(); ++t) {
+      std::string key = simhash_prefix(t, fp);
+      put_be(key, fp, 8);
+      out.push_back(std::move(key));
+    }
+    return out;
+  }
+
+  // ---- reads, in any transaction ----
+
+  uint64_t counter(MDB_txn* txn, std::string_view name) const {
+    auto v = get_in(txn, meta, name);
+    return v && v->size() == 8 ? get_be(*v, 0, 8) : 0;
+  }
+
+  struct Candidate {
+    std::string id;
+    double jaccard = -1;
+    int hamming = 65;
+  };
+
+  // Indexed pages near-duplicating `sig` by either measure, best first.
+  int candidates(MDB_txn* txn, const Signatures& sig, std::vector<Candidate>& out) const {
+    std::set<std::string> seen;
+    std::vector<std::string> ids;
+    for (const std::string& key : band_keys(sig.minhash)) {
+      ids.clear();
+      if (int rc = values_of(txn, bands, key, ids); rc != 0) return rc;
+      for (const std::string& id : ids) {
+        if (!seen.insert(id).second) continue;
+        auto raw = get_in(txn, minhash, id);
+        if (!raw || raw->size() != sig.minhash.size() * sizeof(uint32_t)) continue;
+        std::vector<uint32_t> other(sig.minhash.size());
+        std::memcpy(other.data(), raw->data(), raw->size());
+        double j = estimated_jaccard(sig.minhash, other);
+        if (j >= options.threshold) out.push_back({id, j, 65});
+      }
+    }
+    if (sig.simhash) {
+      std::set<std::string> near;
+      for (std::size_t t = 0; t < tables.key_masks.size(); ++t) {
+        int rc = scan(txn, simhash, simhash_prefix(t, *sig.simhash), [&](std::string_view k, std::string_view id) {
+          int d = hamming(get_be(k, 9, 8), *sig.simhash);
+          if (d <= static_cast<int>(options.simhash_k) && near.insert(std::string(id)).second) {
+            auto it = std::find_if(out.begin(), out.end(), [&](const Candidate& c) { return c.id == id; });
+            if (it == out.end()) {
+              out.push_back({std::string(id), -1, d});
+            } else {
+              it->hamming = d;
+            }
+          }
+          return true;
+        });
+        if (rc != 0) return rc;
+      }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
+      if (a.jaccard != b.jaccard) return a.jaccard > b.jaccard;
+      if (a.hamming != b.hamming) return a.hamming < b.hamming;
+      return a.id < b.id;
+    });
+    return 0;
+  }
+
+  // ---- writes, in the writer's transaction ----
+
+  int add_counter(MDB_txn* txn, std::string_view name, int64_t delta) const {
+    std::string v;
+    put_be(v, static_cast<uint64_t>(static_cast<int64_t>(counter(txn, name)) + delta), 8);
+    return put_in(txn, meta, name, v);
+  }
+
+  // Removes a stored page from every table.
+  int unindex(MDB_txn* txn, const std::string& id, bool& existed) {
+    existed = false;
+    auto record = get_in(txn, docs, id);
+    if (!record) return 0;
+    existed = true;
+    int rc = 0;
+    nlohmann::json j = nlohmann::json::parse(*record, nullptr, false);
+    if (!j.is_discarded() && j.is_object() && j.contains("sig")) {
+      Result<Signatures> sig = signatures_from_json(j["sig"]);
+      if (sig.ok()) {
+        for (const std::string& key : band_keys(sig->minhash))
+          if (rc == 0) rc = del_in(txn, bands, key, id);
+        if (sig->simhash)
+          for (const std::string& key : simhash_keys(*sig->simhash))
+            if (rc == 0) rc = del_in(txn, simhash, key, id);
+      }
+    }
+    bool duplicate = !j.is_discarded() && j.is_object() && j.contains("duplicate_of") && j["duplicate_of"].is_object();
+    if (rc == 0 && duplicate) rc = add_counter(txn, "duplicates", -1);
+    if (rc == 0) rc = del_in(txn, minhash, id);
+    auto cluster = get_in(txn, cluster_of, id);
+    if (rc == 0 && cluster) {
+      rc = del_in(txn, members, *cluster, id);
+      if (rc == 0) rc = del_in(txn, cluster_of, id);
+      auto main = get_in(txn, clusters, *cluster);
+      if (rc == 0 && main && main->substr(0, main->find('\n')) == id) {
+        // The main page goes: the earliest remaining member takes over.
+        std::vector<std::string> rest;
+        rc = values_of(txn, members, *cluster, rest);
+        if (rc == 0 && rest.empty()) {
+          rc = del_in(txn, clusters, *cluster);
+          if (rc == 0) rc = add_counter(txn, "clusters", -1);
+        } else if (rc == 0) {
+          auto next = get_in(txn, docs, rest.front());
+          std::string url;
+          if (next) {
+            nlohmann::json n = nlohmann::json::parse(*next, nullptr, false);
+            if (n.is_object() && n.contains("url") && n["url"].is_string()) url = n["url"].get<std::string>();
+          }
+          rc = put_in(txn, clusters, *cluster, rest.front() + "\n" + url);
+        }
+      }
+    }
+    if (rc == 0) rc = add_counter(txn, "pages", -1);
+    if (rc == 0) rc = del_in(txn, docs, id);
+    return rc;
+  }
+
+  int index(MDB_txn* txn, const PageResult& page, Verdict& verdict) {
+    bool existed = false;
+    if (int rc = unindex(txn, page.id, existed); rc != 0) return rc;
+    const Signatures& sig = *page.signatures;
+    std::vector<Candidate> found;
+    if (int rc = candidates(txn, sig, found); rc != 0) return rc;
+    std::string cluster = page.id;
+    int rc = 0;
+    if (!found.empty()) {
+      const Candidate& best = found.front();
+      cluster = get_in(txn, cluster_of, best.id).value_or(best.id);
+      std::string main = get_in(txn, clusters, cluster).value_or(best.id + "\n");
+      verdict.duplicate_of = Match{main.substr(0, main.find('\n')), main.substr(main.find('\n') + 1),
+                                   measure_text(best.jaccard, best.hamming)};
+    } else {
+      rc = put_in(txn, clusters, cluster, page.id + "\n" + page.url);
+      if (rc == 0) rc = add_counter(txn, "clusters", 1);
+    }
+    verdict.cluster = cluster;
+    nlohmann::ordered_json record;
+    record["id"] = page.id;
+    record["url"] = page.url;
+    record["title"] = page.title;
+    record["text"] = page.text;
+    record["sig"] = nlohmann::json::parse(signatures_json(sig));
+    record["cluster"] = cluster;
+    record["duplicate_of"] = verdict.duplicate_of ? nlohmann::json({{"id", verdict.duplicate_of->id},
+                                                                    {"url", verdict.duplicate_of->url},
+                                                                    {"measure", verdict.duplicate_of->measure}})
+                                                  : nlohmann::json(nullptr);
+    std::string minima(reinterpret_cast<const char*>(sig.minhash.data()), sig.minhash.size() * sizeof(uint32_t));
+    if (rc == 0) rc = put_in(txn, docs, page.id, record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (rc == 0) rc = put_in(txn, minhash, page.id, minima);
+    for (const std::string& key : band_keys(sig.minhash))
+      if (rc == 0) rc = put_in(txn, bands, key, page.id);
+    if (sig.simhash)
+      for (const std::string& key : simhash_keys(*sig.simhash))
+        if (rc == 0) rc = put_in(txn, simhash, key, page.id);
+    if (rc == 0) rc = put_in(txn, members, cluster, page.id);
+    if (rc == 0) rc = put_in(txn, cluster_of, page.id, cluster);
+    if (rc == 0) rc = add_counter(txn, "pages", 1);
+    if (rc == 0 && verdict.duplicate_of) rc = add_counter(txn, "duplicates", 1);
+    return rc;
+  }
+
+  // Why a page cannot be indexed, or ok.
+  Status indexable(const PageResult& page) const {
+    if (!page.status.ok()) return page.status;
+    if (page.id.empty()) return Status(Code::kInvalidArgument, "a page needs an id to be indexed");
+    if (!page.signatures || page.signatures->minhash.empty())
+      return Status(Code::kInvalidArgument, "no text to sign: not indexed");
+    if (page.signatures->minhash.size() != options.minhash_permutations)
+      return Status(Code::kInvalidArgument, "the page has " + std::to_string(page.signatures->minhash.size()) +
+                                                " minima; the index holds " +
+                                                std::to_string(options.minhash_permutations));
+    return Status();
+  }
+
+  void write_loop() {
+    for (;;) {
+      std::vector<Job*> jobs;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        wake.wait(lock, [&] { return stopping || !queue.empty(); });
+        if (queue.empty() && stopping) return;
+        jobs.assign(queue.begin(), queue.end());
+        queue.clear();
+      }
+      MDB_txn* txn = nullptr;
+      int rc = mdb_txn_begin(env, nullptr, 0, &txn);
+      std::vector<std::vector<Result<Verdict>>> added(jobs.size());
+      std::vector<Result<bool>> removed(jobs.size(), Result<bool>(false));
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        if (auto* pages = std::get_if<std::vector<const PageResult*>>(&jobs[j]->work)) {
+          for (const PageResult* page : *pages) {
+            Status why = indexable(*page);
+            Verdict verdict;
+            if (why.ok() && rc == 0) rc = index(txn, *page, verdict);
+            added[j].push_back(why.ok() ? Result<Verdict>(std::move(verdict)) : Result<Verdict>(why));
+          }
+        } else {
+          bool existed = false;
+          if (rc == 0) rc = unindex(txn, std::get<Removal>(jobs[j]->work).id, existed);
+          removed[j] = existed;
+        }
+      }
+      if (rc == 0) {
+        rc = mdb_txn_commit(txn);
+      } else if (txn != nullptr) {
+        mdb_txn_abort(txn);
+      }
+      Status failed = rc == 0 ? Status() : lmdb_error(rc, "index write failed");
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        if (std::holds_alternative<Removal>(jobs[j]->work)) {
+          jobs[j]->removed.set_value(failed.ok() ? removed[j] : Result<bool>(failed));
+          continue;
+        }
+        if (!failed.ok())
+          for (Result<Verdict>& r : added[j])
+            if (r.ok()) r = failed;
+        jobs[j]->added.set_value(std::move(added[j]));
+      }
+    }
+  }
+
+  void submit(Job& job) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      queue.push_back(&job);
+    }
+    wake.notify_one();
+  }
+
+  // The settings an index was written with must be the ones it is opened
+  // with: its keys depend on them.
+  Status check_settings(MDB_txn* txn) {
+    nlohmann::ordered_json want;
+    want["format"] = kFormat;
+    want["threshold"] = options.threshold;
+    want["simhash_k"] = options.simhash_k;
+    want["minhash_permutations"] = options.minhash_permutations;
+    std::string text = want.dump();
+    auto stored = get_in(txn, meta, "settings");
+    if (!stored) {
+      int rc = put_in(txn, meta, "settings", text);
+      return rc == 0 ? Status() : lmdb_error(rc, options.dir + ": settings");
+    }
+    if (*stored != text)
+      return Status(Code::kInvalidArgument,
+                    options.dir + ": the index was written with " + *stored + ", not " + text + "; open it with those");
+    return Status();
+  }
+};
+
+Index::Index(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Index::~Index() = default;
+
+Result<std::unique_ptr<Index>> Index::open(const IndexOptions& options) {
+  if (options.simhash_k > kMaxIndexSimhashK)
+    return Status(Code::kInvalidArgument, "simhash k " + std::to_string(options.simhash_k) +
+                                              ": the index serves k = 0.." + std::to_string(kMaxIndexSimhashK));
+  if (options.threshold <= 0 || options.threshold > 1)
+    return Status(Code::kInvalidArgument, "the Jaccard threshold must be in (0, 1]");
+  if (options.minhash_permutations == 0)
+    return Status(Code::kInvalidArgument, "the index needs minhash signatures (minhash_permutations > 0)");
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  std::error_code ec;
+  std::filesystem::create_directories(options.dir, ec);
+  if (ec) return Status(Code::kIo, options.dir + ": " + ec.message());
+  int rc = mdb_env_create(&impl->env);
+  if (rc == 0) rc = mdb_env_set_maxdbs(impl->env, 16);
+  if (rc == 0) rc = mdb_env_set_mapsize(impl->env, options.map_size);
+  if (rc == 0) rc = mdb_env_open(impl->env, options.dir.c_str(), options.fsync_each_commit ? 0 : MDB_NOSYNC, 0664);
+  if (rc != 0) return lmdb_error(rc, options.dir + ": cannot open the index");
+  MDB_txn* txn = nullptr;
+  rc = mdb_txn_begin(impl->env, nullptr, 0, &txn);
+  if (rc != 0) return lmdb_error(rc, options.dir);
+  struct Named {
+    const char* name;
+    MDB_dbi* dbi;
+    unsigned flags;
+  };
+  for (const Named& n : {Named{"docs", &impl->docs, 0}, Named{"minhash", &impl->minhash, 0},
+                         Named{"bands", &impl->bands, MDB_DUPSORT}, Named{"simhash", &impl->simhash, MDB_DUPSORT},
+                         Named{"clusters", &impl->clusters, 0}, Named{"members", &impl->members, MDB_DUPSORT},
+                         Named{"cluster_of", &impl->cluster_of, 0}, Named{"meta", &impl->meta, 0}}) {
+    rc = mdb_dbi_open(txn, n.name, MDB_CREATE | n.flags, n.dbi);
+    if (rc != 0) {
+      mdb_txn_abort(txn);
+      return lmdb_error(rc, options.dir + ": table " + n.name);
+    }
+  }
+  if (Status st = impl->check_settings(txn); !st.ok()) {
+    mdb_txn_abort(txn);
+    return st;
+  }
+  rc = mdb_txn_commit(txn);
+  if (rc != 0) return lmdb_error(rc, options.dir);
+  auto [b, r] = lsh_bands_for(options.threshold, options.minhash_permutations);
+  impl->band_count = b;
+  impl->band_rows = r;
+  impl->tables = simhash_tables(~0ull, options.simhash_k,
+                                simhash_tables_m(options.simhash_k, 64, kDesignPages, kMaxTables));
+  impl->writer = std::thread([raw = impl.get()] { raw->write_loop(); });
+  if (!options.fsync_each_commit)
+    impl->syncer = std::thread([raw = impl.get()] {
+      std::unique_lock<std::mutex> lock(raw->mutex);
+      while (!raw->stopping) {
+        raw->sync_wake.wait_for(lock, std::chrono::milliseconds(raw->options.sync_interval_ms));
+        lock.unlock();
+        mdb_env_sync(raw->env, 1);
+        lock.lock();
+      }
+    });
+  return std::unique_ptr<Index>(new Index(std::move(impl)));
+}
+
+std::vector<Result<Verdict>> Index::add(const std::vector<const PageResult*>& pages) {
+  Impl::Job job;
+  job.work = pages;
+  auto done = job.added.get_future();
+  impl_->submit(job);
+  return done.get();
+}
+
+Result<bool> Index::remove(const std::string& id) {
+  Impl::Job job;
+  job.work = Impl::Removal{id};
+  auto done = job.removed.get_future();
+  impl_->submit(job);
+  return done.get();
+}
+
+std::optional<std::string> Index::get(const std::string& id) const {
+  ReadTxn r(impl_->env);
+  if (r.rc != 0) return std::nullopt;
+  return get_in(r.txn, impl_->docs, id);
+}
+
+std::optional<std::string> Index::cluster(const std::string& id) const {
+  ReadTxn r(impl_->env);
+  if (r.rc != 0) return std::nullopt;
+  auto main = get_in(r.txn, impl_->clusters, id);
+  if (!main) return std::nullopt;
+  std::vector<std::string> ids;
+  if (values_of(r.txn, impl_->members, id, ids) != 0) return std::nullopt;
+  nlohmann::ordered_json j;
+  j["cluster"] = id;
+  j["main"] = main->substr(0, main->find('\n'));
+  j["size"] = ids.size();
+  j["members"] = ids;
+  return j.dump();
+}
+
+std::vector<Match> Index::similar(const Signatures& signatures) const {
+  std::vector<Match> out;
+  ReadTxn r(impl_->env);
+  if (r.rc != 0) return out;
+  std::vector<Impl::Candidate> found;
+  if (impl_->candidates(r.txn, signatures, found) != 0) return out;
+  for (const Impl::Candidate& c : found) {
+    Match m;
+    m.id = c.id;
+    if (auto record = get_in(r.txn, impl_->docs, c.id)) {
+      nlohmann::json j = nlohmann::json::parse(*record, nullptr, false);
+      if (j.is_object() && j.contains("url") && j["url"].is_string()) m.url = j["url"].get<std::string>();
+    }
+    m.measure = measure_text(c.jaccard, c.hamming);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+IndexStats Index::stats() const {
+  IndexStats s;
+  ReadTxn r(impl_->env);
+  if (r.rc != 0) return s;
+  s.pages = impl_->counter(r.txn, "pages");
+  s.clusters = impl_->counter(r.txn, "clusters");
+  s.duplicates = impl_->counter(r.txn, "duplicates");
+  MDB_stat st{};
+  if (mdb_stat(r.txn, impl_->bands, &st) == 0) s.band_postings = st.ms_entries;
+  if (mdb_stat(r.txn, impl_->simhash, &st) == 0) s.simhash_postings = st.ms_entries;
+  std::error_code ec;
+  s.bytes_on_disk = std::filesystem::file_size(std::filesystem::path(impl_->options.dir) / "data.mdb", ec);
+  return s;
+}
+
+std::vector<std::string> Index::verify() const {
+  std::vector<std::string> problems;
+  ReadTxn r(impl_->env);
+  if (r.rc != 0) return {std::string("cannot open a read transaction: ") + mdb_strerror(r.rc)};
+  const Impl& I = *impl_;
+  uint64_t pages = 0;
+  auto has = [&](MDB_dbi dbi, const std::string& key, const std::string& value) {
+    bool found = false;
+    int rc = scan(r.txn, dbi, key, [&](std::string_view k, std::string_view v) {
+      found = k.size() == key.size() && v == value;
+      return !found;
+    });
+    return rc == 0 && found;
+  };
+  int rc = scan(r.txn, I.docs, "", [&](std::string_view key, std::string_view record) {
+    std::string id(key);
+    ++pages;
+    nlohmann::json j = nlohmann::json::parse(record, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      problems.push_back(id + ": record is not JSON");
+      return true;
+    }
+    Result<Signatures> sig = signatures_from_json(j.value("sig", nlohmann::json()));
+    if (!sig.ok()) {
+      problems.push_back(id + ": bad signatures");
+      return true;
+    }
+    if (!get_in(r.txn, I.minhash, id)) problems.push_back(id + ": minima missing");
+    for (const std::string& k : I.band_keys(sig->minhash))
+      if (!has(I.bands, k, id)) problems.push_back(id + ": band posting missing");
+    if (sig->simhash)
+      for (const std::string& k : I.simhash_keys(*sig->simhash))
+        if (!has(I.simhash, k, id)) problems.push_back(id + ": simhash posting missing");
+    auto cluster = get_in(r.txn, I.cluster_of, id);
+    if (!cluster) {
+      problems.push_back(id + ": cluster missing");
+    } else {
+      if (!has(I.members, *cluster, id)) problems.push_back(id + ": not a member of " + *cluster);
+      if (!get_in(r.txn, I.clusters, *cluster)) problems.push_back(id + ": cluster " + *cluster + " has no main");
+    }
+    return true;
+  });
+  if (rc != 0) problems.push_back(std::string("reading the pages failed: ") + mdb_strerror(rc));
+  for (MDB_dbi dbi : {I.bands, I.simhash, I.members}) {
+    rc = scan(r.txn, dbi, "", [&](std::string_view, std::string_view id) {
+      if (!get_in(r.txn, I.docs, id)) problems.push_back("posting to missing page " + std::string(id));
+      return true;
+    });
+    if (rc != 0) problems.push_back(std::string("reading the postings failed: ") + mdb_strerror(rc));
+  }
+  if (pages != I.counter(r.txn, "pages"))
+    problems.push_back("page counter " + std::to_string(I.counter(r.txn, "pages")) + " but " + std::to_string(pages) +
+                       " pages");
+  return problems;
+}
+
+Status Index::compact_to(const std::string& dir) const {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status(Code::kIo, dir + ": " + ec.message());
+  int rc = mdb_env_copy2(impl_->env, dir.c_str(), MDB_CP_COMPACT);
+  return rc == 0 ? Status() : lmdb_error(rc, dir);
+}
+
+Status Index::export_jsonl(std::ostream& out) const {
+  ReadTxn r(impl_->env);
+  if (r.rc != 0) return lmdb_error(r.rc, "cannot read the index");
+  int rc = scan(r.txn, impl_->docs, "", [&](std::string_view, std::string_view record) {
+    out << record << '\n';
+    return static_cast<bool>(out);
+  });
+  if (rc != 0) return lmdb_error(rc, "reading the index");
+  return out ? Status() : Status(Code::kIo, "write failed");
+}
+
+}  // namespace husk

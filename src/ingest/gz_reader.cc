@@ -1,0 +1,122 @@
+#include "ingest/gz_reader.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace husk {
+
+namespace {
+constexpr std::size_t kChunk = 256u << 10;
+}
+
+GzReader::~GzReader() {
+  if (file_ != nullptr) gzclose(file_);
+}
+
+Status GzReader::open(const std::string& path) {
+  path_ = path;
+  if (path == "-") {
+    int fd = dup(STDIN_FILENO);
+    if (fd >= 0) file_ = gzdopen(fd, "rb");
+  } else {
+    file_ = gzopen(path.c_str(), "rb");
+  }
+  if (file_ == nullptr) {
+    return Status(Code::kIo, path + ": " + std::strerror(errno ? errno : ENOENT));
+  }
+  gzbuffer(file_, kChunk);
+  return Status();
+}
+
+bool GzReader::fill() {
+  if (eof_ || !status_.ok()) return false;
+  if (pos_ > 0) {
+    buffer_.erase(0, pos_);
+    pos_ = 0;
+  }
+  std::size_t old = buffer_.size();
+  buffer_.resize(old + kChunk);
+  int got = gzread(file_, buffer_.data() + old, kChunk);
+  if (got < 0) got = 0;
+  buffer_.resize(old + static_cast<std::size_t>(got));
+  if (got == 0) {
+    int err = Z_OK;
+    const char* msg = gzerror(file_, &err);
+    if (err != Z_OK && err != Z_STREAM_END) {
+      std::string what = err == Z_BUF_ERROR ? "truncated gzip stream" : msg;
+      status_ = Status(Code::kCorrupt, path_ + ": " + what, offset_ + buffer_.size());
+    }
+    eof_ = true;
+    return false;
+  }
+  return true;
+}
+
+bool GzReader::read(std::size_t n, std::string& out) {
+  std::size_t wanted = n;
+  while (wanted > 0) {
+    if (pos_ == buffer_.size() && !fill()) break;
+    std::size_t take = std::min(wanted, buffer_.size() - pos_);
+    out.append(buffer_, pos_, take);
+    pos_ += take;
+    offset_ += take;
+    wanted -= take;
+  }
+  return wanted < n || n == 0;
+}
+
+bool GzReader::read_line(std::string& line, std::size_t max_bytes) {
+  line.clear();
+  bool any = false;
+  bool over = false;
+  for (;;) {
+    if (pos_ == buffer_.size() && !fill()) break;
+    any = true;
+    const char* start = buffer_.data() + pos_;
+    std::size_t avail = buffer_.size() - pos_;
+    const void* nl = std::memchr(start, '\n', avail);
+    std::size_t take = nl ? static_cast<const char*>(nl) - start : avail;
+    if (!over) {
+      if (line.size() + take > max_bytes) {
+        over = true;
+        line.clear();
+      } else {
+        line.append(start, take);
+      }
+    }
+    pos_ += take;
+    offset_ += take;
+    if (nl) {
+      ++pos_;
+      ++offset_;
+      break;
+    }
+  }
+  line_over_ = over;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return any;
+}
+
+void GzReader::read_all(std::string& out, std::size_t max_bytes) {
+  while (out.size() <= max_bytes) {
+    if (pos_ == buffer_.size() && !fill()) return;
+    std::size_t take = buffer_.size() - pos_;
+    out.append(buffer_, pos_, take);
+    pos_ += take;
+    offset_ += take;
+  }
+  if (status_.ok()) {
+    status_ = Status(Code::kLimit, path_ + ": larger than the limit of " + std::to_string(max_bytes) + " bytes");
+  }
+}
+
+std::string GzReader::peek(std::size_t n) {
+  while (buffer_.size() - pos_ < n && fill()) {
+  }
+  return buffer_.substr(pos_, n);
+}
+
+}  // namespace husk

@@ -1,0 +1,53 @@
+#include "ingest/lines.h"
+
+#include "base/text_util.h"
+
+namespace husk {
+
+Status for_each_line(const std::string& input, const std::function<bool(Line&&)>& sink, std::size_t max_line_bytes) {
+  GzReader reader;
+  if (Status st = reader.open(input); !st.ok()) return st;
+  return for_each_line(reader, input, sink, max_line_bytes);
+}
+
+Status for_each_line(GzReader& reader, const std::string& input, const std::function<bool(Line&&)>& sink,
+                     std::size_t max_line_bytes) {
+  std::string text;
+  std::size_t number = 0;
+  while (reader.read_line(text, max_line_bytes)) {
+    ++number;
+    Line line;
+    line.source = input + ":" + std::to_string(number);
+    line.number = number;
+    if (reader.line_over()) {
+      line.status = Status(Code::kLimit, line.source + ": line longer than " + std::to_string(max_line_bytes) + " bytes");
+    } else if (trim(text).empty()) {
+      continue;
+    } else {
+      line.text = std::move(text);
+      text = std::string();
+    }
+    if (!sink(std::move(line))) return Status();
+  }
+  return reader.status();
+}
+
+Result<nlohmann::json> json_object(const Line& line) {
+  if (!line.status.ok()) return line.status;
+  nlohmann::json j = nlohmann::json::parse(line.text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return Status(Code::kCorrupt, line.source + ": not a JSON object");
+  return j;
+}
+
+Status for_each_json_object(const std::string& path,
+                            const std::function<Status(const nlohmann::json&, const Line&)>& each) {
+  Status failed;
+  Status read = for_each_line(path, [&](Line&& line) {
+    Result<nlohmann::json> j = json_object(line);
+    failed = j.ok() ? each(*j, line) : j.status();
+    return failed.ok();
+  });
+  return failed.ok() ? read : failed;
+}
+
+}  // namespace husk

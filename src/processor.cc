@@ -1,0 +1,205 @@
+// husk::Processor: the one entry point (husk/processor.h). The extraction
+// cascade is written here once; the CLI, the service and the index call it.
+#include "husk/processor.h"
+
+#include <cmath>
+#include <exception>
+#include <new>
+#include <nlohmann/json.hpp>
+
+#include "sign/hashing.h"
+
+namespace husk {
+
+// The extraction cascade, after trafilatura's core.py: numbered stages,
+// each with an explicit gate, the first whose gate holds labels the page.
+//   1. rule      gate: site rules are loaded and one matches the page's URL
+//                (or file path), and the page has its Dom
+//   2. template  gate: the template store has a model for the page's site
+//                group (climbing the path)
+//   3. local     density (or fulltext when asked): always runs
+// `extractor` picks the stages: auto runs all three; xpath runs 1 and 3
+// (warning on pages no rule matches); template runs 2 and 3; density and
+// fulltext run 3 alone.
+struct Processor::Cascade {
+  bool rule_stage = false;
+  bool template_stage = false;
+  bool warn_without_rule = false;
+  std::unique_ptr<Extractor> xpath;
+  std::unique_ptr<Extractor> site_template;
+  std::unique_ptr<Extractor> local;
+
+  Labels run(const ProcessorOptions& o, const Blocks& blocks, const Dom* dom, std::string_view url,
+             std::string_view id) const {
+    PageView view{blocks, dom, url, id};
+    // 1. rule
+    if (rule_stage && o.sites && dom != nullptr) {
+      view.sites = o.sites.get();
+      view.rule = o.sites->find(url, id);
+      if (view.rule != nullptr) return labelled(*xpath, view);
+    }
+    // 2. template
+    std::shared_ptr<const TemplateModel> model;
+    if (template_stage && o.templates) model = o.templates->find(url, id);
+    if (model) {
+      view.site_template = model.get();
+      return labelled(*site_template, view);
+    }
+    // 3. local
+    Labels labels = labelled(*local, view);
+    if (warn_without_rule) labels.warnings.push_back("no site rule matches this page; density used");
+    return labels;
+  }
+
+  static Labels labelled(const Extractor& extractor, const PageView& view) {
+    Labels labels = extractor.extract(view);
+    labels.extractor = std::string(extractor.name());
+    return labels;
+  }
+};
+
+Result<Processor> Processor::make(const ProcessorOptions& options) {
+  const std::string& name = options.extractor;
+  auto cascade = std::make_shared<Cascade>();
+  const bool known = name == "auto" || name == "density" || name == "fulltext" || name == "xpath" || name == "template";
+  if (!known) {
+    Result<std::unique_ptr<Extractor>> unknown = make_extractor(name, options.extract);
+    return unknown.ok() ? Status(Code::kInvalidArgument, "extractor \"" + name + "\" cannot run alone") : unknown.status();
+  }
+  cascade->rule_stage = name == "auto" || name == "xpath";
+  cascade->template_stage = name == "auto" || name == "template";
+  cascade->warn_without_rule = name == "xpath";
+  Result<std::unique_ptr<Extractor>> local = make_extractor(name == "fulltext" ? "fulltext" : "density", options.extract);
+  Result<std::unique_ptr<Extractor>> xpath = make_extractor("xpath", options.extract);
+  Result<std::unique_ptr<Extractor>> site_template = make_extractor("template", options.extract);
+  if (!local.ok()) return local.status();
+  if (!xpath.ok()) return xpath.status();
+  if (!site_template.ok()) return site_template.status();
+  cascade->local = std::move(*local);
+  cascade->xpath = std::move(*xpath);
+  cascade->site_template = std::move(*site_template);
+  if (options.sign)
+    if (Status st = check_signers(options.signing.signers); !st.ok()) return st;
+  return Processor(std::make_shared<const ProcessorOptions>(options), std::move(cascade));
+}
+
+Processor::Processor(std::shared_ptr<const ProcessorOptions> options, std::shared_ptr<const Cascade> cascade)
+    : options_(std::move(options)), cascade_(std::move(cascade)) {}
+
+Document Processor::analyze(const RawPage& page, bool keep_dom) const {
+  Document d;
+  PageResult& result = d.result;
+  result.id = page.id;
+  result.url = page.url;
+  result.source = page.source;
+  result.extractor = std::string(cascade_->local->name());  // until the cascade says which ran
+  result.input_bytes = page.bytes.size();
+  if (!page.status.ok()) {
+    result.status = page.status;
+    return d;
+  }
+  if (page.bytes.empty()) {
+    result.status = Status(Code::kInvalidArgument, "empty page");
+    return d;
+  }
+  // Third-party code (the charset converter, the parser's allocations)
+  // may throw; what it throws becomes this page's error.
+  try {
+    const ProcessorOptions& o = *options_;
+    Decoded decoded = page.is_unicode ? decode_utf8(page.bytes) : decode(page.bytes, page.content_type, o.decode);
+    result.charset = decoded.charset;
+    result.warnings = std::move(decoded.warnings);
+    Result<Dom> dom = parse(decoded.html, o.parse);
+    if (!dom.ok()) {
+      result.status = dom.status();
+      return d;
+    }
+    for (const std::string& w : dom->warnings()) result.warnings.push_back(w);
+    d.blocks = segment(*dom, o.segment);
+    result.title = choose_title(d.blocks);
+    if (keep_dom) d.dom.emplace(std::move(*dom));
+  } catch (const std::bad_alloc&) {
+    result.status = Status(Code::kLimit, "out of memory");
+  } catch (const std::exception& e) {
+    result.status = Status(Code::kInternal, e.what());
+  }
+  return d;
+}
+
+PageResult Processor::finish(Document&& d, Trace* trace) const {
+  PageResult result = std::move(d.result);
+  if (!result.status.ok()) return result;
+  try {
+    const ProcessorOptions& o = *options_;
+    std::string_view path = result.source.empty() ? std::string_view(result.id) : std::string_view(result.source);
+    Labels labels = cascade_->run(o, d.blocks, d.dom ? &*d.dom : nullptr, result.url, path);
+    for (std::string& w : labels.warnings) result.warnings.push_back(std::move(w));
+    result.extractor = labels.extractor;
+    result.text = kept_text(d.blocks, labels);
+    double all_words = 0, kept_words = 0;
+    for (std::size_t i = 0; i < d.blocks.blocks.size(); ++i) {
+      all_words += d.blocks.blocks[i].features.words;
+      if (i < labels.keep.size() && labels.keep[i]) kept_words += d.blocks.blocks[i].features.words;
+    }
+    result.boilerplate = all_words > 0 ? 1.0 - kept_words / all_words : 0.0;
+    if (o.sign) {
+      Signatures s = sign(result.text);
+      if (s.terms > 0) result.signatures = std::move(s);
+    }
+    if (trace != nullptr) {
+      trace->blocks = std::move(d.blocks);
+      trace->labels = std::move(labels);
+    }
+  } catch (const std::bad_alloc&) {
+    result.status = Status(Code::kLimit, "out of memory");
+    result.text.clear();
+    result.signatures.reset();
+  } catch (const std::exception& e) {
+    result.status = Status(Code::kInternal, e.what());
+    result.text.clear();
+    result.signatures.reset();
+  }
+  return result;
+}
+
+PageResult Processor::process(const RawPage& page, Trace* trace) const {
+  if (page.id.empty()) {
+    RawPage named = page;
+    named.id = page_id(page.url, page.bytes);
+    return finish(analyze(named, true), trace);
+  }
+  return finish(analyze(page, true), trace);
+}
+
+PageResult Processor::process(std::string_view url, std::string_view bytes, std::string_view content_type) const {
+  RawPage page;
+  page.url = std::string(url);
+  page.bytes = std::string(bytes);
+  page.content_type = std::string(content_type);
+  page.id = page_id(url, bytes);
+  return process(page);
+}
+
+Signatures Processor::sign(std::string_view text) const {
+  const ProcessorOptions& o = *options_;
+  return husk::sign(normalize(text, o.signing.normalize), o.signing, o.stats.get());
+}
+
+std::string page_id(std::string_view url, std::string_view bytes) {
+  return hex64(xxh64(url.empty() ? bytes : url, url.empty() ? 0x6279746573ull : 0x75726cull));
+}
+
+std::string to_jsonl(const PageResult& r) {
+  nlohmann::ordered_json j;
+  j["id"] = r.id;
+  j["url"] = r.url;
+  j["title"] = r.title;
+  j["text"] = r.text;
+  j["extractor"] = r.extractor;
+  j["boilerplate"] = std::round(r.boilerplate * 10000.0) / 10000.0;
+  if (!r.status.ok()) j["error"] = r.status.to_string();
+  if (!r.warnings.empty()) j["warnings"] = r.warnings;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace husk

@@ -1,0 +1,263 @@
+#include "service/service.h"
+
+#include <chrono>
+#include <exception>
+#include <nlohmann/json.hpp>
+
+#include "sign/signature_json.h"
+
+namespace husk {
+
+namespace {
+
+// Latency histogram bounds in seconds (Prometheus' default buckets).
+constexpr double kBounds[] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
+
+std::string error_json(const std::string& message) {
+  return nlohmann::json({{"error", message}}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+ServiceResponse error_response(int status, const std::string& message) {
+  return ServiceResponse{status, "application/json", error_json(message)};
+}
+
+// Refuses what is not a page: NUL bytes in the first 4 KiB are binary.
+bool looks_binary(std::string_view body) { return body.substr(0, 4096).find('\0') != std::string_view::npos; }
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// "/v1/pages/ID" -> "ID" when ID is a page or cluster id (hex).
+std::optional<std::string> id_after(std::string_view path, std::string_view prefix) {
+  if (!starts_with(path, prefix) || path.size() == prefix.size()) return std::nullopt;
+  std::string_view id = path.substr(prefix.size());
+  for (char c : id)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return std::nullopt;
+  return std::string(id);
+}
+
+std::string header(const ServiceRequest& r, const std::string& name) {
+  auto it = r.headers.find(name);
+  return it == r.headers.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+Service::Service(const Processor& processor, Index& index, ServiceOptions options)
+    : processor_(processor), index_(index), options_(options), buckets_(std::size(kBounds) + 1, 0) {}
+
+std::vector<Posted> Service::post(const std::vector<RawPage>& pages) {
+  std::vector<Posted> out(pages.size());
+  for (std::size_t i = 0; i < pages.size(); ++i) out[i].page = processor_.process(pages[i]);
+  std::vector<const PageResult*> indexable;
+  std::vector<std::size_t> where;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const PageResult& p = out[i].page;
+    if (!p.status.ok()) {
+      out[i].verdict = p.status;
+    } else if (!p.signatures) {
+      out[i].verdict = Status(Code::kInvalidArgument, "no text to sign: not indexed");
+    } else {
+      indexable.push_back(&p);
+      where.push_back(i);
+    }
+  }
+  if (!indexable.empty()) {
+    std::vector<Result<Verdict>> verdicts = index_.add(indexable);
+    for (std::size_t k = 0; k < where.size(); ++k) out[where[k]].verdict = std::move(verdicts[k]);
+  }
+  return out;
+}
+
+std::string Service::answer_json(const Posted& posted, bool with_text) {
+  const PageResult& p = posted.page;
+  nlohmann::ordered_json j;
+  j["id"] = p.id;
+  j["url"] = p.url;
+  j["title"] = p.title;
+  if (with_text) j["text"] = p.text;
+  j["sig"] = p.signatures ? nlohmann::json::parse(signatures_json(*p.signatures)) : nlohmann::json(nullptr);
+  const Verdict* v = posted.verdict.ok() ? &*posted.verdict : nullptr;
+  if (v != nullptr && v->duplicate_of) {
+    j["duplicate_of"] = {{"id", v->duplicate_of->id}, {"url", v->duplicate_of->url}, {"measure", v->duplicate_of->measure}};
+  } else {
+    j["duplicate_of"] = nullptr;
+  }
+  j["cluster"] = v != nullptr ? nlohmann::json(v->cluster) : nlohmann::json(nullptr);
+  std::vector<std::string> warnings = p.warnings;
+  // A page with nothing to sign is answered, not indexed: a warning. Any
+  // other failure to index is the page's error.
+  const bool unsigned_page = p.status.ok() && !p.signatures;
+  if (unsigned_page) warnings.push_back(posted.verdict.status().message());
+  j["warnings"] = warnings;
+  if (!p.status.ok()) {
+    j["error"] = p.status.to_string();
+  } else if (!posted.verdict.ok() && !unsigned_page) {
+    j["error"] = posted.verdict.status().to_string();
+  }
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void Service::count_error(const std::string& kind) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++errors_[kind];
+}
+
+ServiceResponse Service::handle(const ServiceRequest& request) {
+  auto start = std::chrono::steady_clock::now();
+  std::string endpoint = "other";
+  ServiceResponse response;
+  if (++inflight_ > options_.max_inflight) {
+    response = error_response(503, "too many requests in flight; retry later");
+    count_error("overloaded");
+  } else {
+    // Whatever a handler throws is this request's error, never the
+    // service's end.
+    try {
+      response = route(request, endpoint);
+    } catch (const std::exception& e) {
+      response = error_response(500, std::string("internal: ") + e.what());
+      count_error("internal");
+    }
+  }
+  --inflight_;
+  if (endpoint == "metrics") return response;
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++requests_[endpoint + "\t" + std::to_string(response.status)];
+  std::size_t i = 0;
+  while (i < std::size(kBounds) && seconds > kBounds[i]) ++i;
+  ++buckets_[i];
+  latency_sum_ += seconds;
+  ++latency_count_;
+  return response;
+}
+
+ServiceResponse Service::route(const ServiceRequest& r, std::string& endpoint) {
+  auto fail = [&](int status, const std::string& kind, const std::string& message) {
+    count_error(kind);
+    return error_response(status, message);
+  };
+  auto query = [&](const std::string& key) {
+    auto it = r.query.find(key);
+    return it == r.query.end() ? std::string() : it->second;
+  };
+  const bool with_text = query("text") != "0";
+  if (r.method == "POST" && r.path == "/v1/pages") {
+    endpoint = "pages";
+    std::string type = header(r, "content-type");
+    if (r.body.empty()) return fail(400, "empty", "empty body: post a page's HTML or {\"url\", \"html\"}");
+    RawPage page;
+    if (starts_with(type, "application/json")) {
+      Result<RawPage> parsed = page_from_json(r.body);
+      if (!parsed.ok())
+        return fail(400, "bad_json", "malformed JSON: " + parsed.status().message() + "; expected {\"url\": ..., \"html\": ...}");
+      page = std::move(*parsed);
+    } else if (type.empty() || starts_with(type, "text/html") || starts_with(type, "application/xhtml") ||
+               starts_with(type, "text/plain") || starts_with(type, "application/octet-stream")) {
+      if (looks_binary(r.body)) return fail(415, "binary", "the body is binary, not HTML");
+      page.url = header(r, "x-url");
+      page.bytes = r.body;
+      page.content_type = type;
+    } else {
+      return fail(415, "content_type", "unsupported Content-Type " + type + ": send text/html or application/json");
+    }
+    page.id = page_id(page.url, page.bytes);
+    Posted posted = std::move(post({page}).front());
+    int status = 200;
+    if (!posted.page.status.ok()) {
+      count_error("page");
+      status = 422;
+    } else if (!posted.verdict.ok() && posted.page.signatures) {
+      count_error("io");
+      status = 500;
+    }
+    return ServiceResponse{status, "application/json", answer_json(posted, with_text)};
+  }
+  if (r.method == "POST" && r.path == "/v1/pages:batch") {
+    endpoint = "batch";
+    if (r.body.empty()) return fail(400, "empty", "empty body: post JSONL of {\"url\", \"html\"}");
+    std::vector<RawPage> pages;
+    std::vector<std::string> bad;  // per line, "" when the line is a page
+    std::size_t start = 0, line_no = 0;
+    while (start < r.body.size()) {
+      std::size_t nl = r.body.find('\n', start);
+      if (nl == std::string::npos) nl = r.body.size();
+      std::string_view line(r.body.data() + start, nl - start);
+      start = nl + 1;
+      ++line_no;
+      if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+      Result<RawPage> page = page_from_json(line);
+      if (!page.ok()) {
+        bad.push_back("line " + std::to_string(line_no) + ": " + page.status().message() +
+                      "; expected {\"url\", \"html\"}");
+        continue;
+      }
+      if (page->id.empty()) page->id = page_id(page->url, page->bytes);
+      pages.push_back(std::move(*page));
+      bad.emplace_back();
+    }
+    std::vector<Posted> posted = post(pages);
+    std::string out;
+    for (std::size_t i = 0, k = 0; i < bad.size(); ++i)
+      out += (bad[i].empty() ? answer_json(posted[k++], with_text) : error_json(bad[i])) + "\n";
+    return ServiceResponse{200, "application/x-ndjson", out};
+  }
+  if (auto id = id_after(r.path, "/v1/pages/")) {
+    if (r.method == "GET") {
+      endpoint = "get";
+      auto record = index_.get(*id);
+      if (!record) return fail(404, "not_found", "no page " + *id);
+      return ServiceResponse{200, "application/json", *record};
+    }
+    if (r.method == "DELETE") {
+      endpoint = "delete";
+      Result<bool> removed = index_.remove(*id);
+      if (!removed.ok()) return fail(500, "io", removed.status().message());
+      if (!*removed) return fail(404, "not_found", "no page " + *id);
+      return ServiceResponse{200, "application/json", nlohmann::json({{"deleted", *id}}).dump()};
+    }
+  }
+  if (auto id = id_after(r.path, "/v1/clusters/"); id && r.method == "GET") {
+    endpoint = "cluster";
+    auto c = index_.cluster(*id);
+    if (!c) return fail(404, "not_found", "no cluster " + *id);
+    return ServiceResponse{200, "application/json", *c};
+  }
+  if (r.method == "GET" && r.path == "/healthz") {
+    endpoint = "healthz";
+    return ServiceResponse{200, "application/json", "{\"status\":\"ok\"}"};
+  }
+  if (r.method == "GET" && r.path == "/metrics") {
+    endpoint = "metrics";
+    return ServiceResponse{200, "text/plain; version=0.0.4", metrics_text()};
+  }
+  return fail(404, "not_found", "no such endpoint: " + r.method + " " + r.path);
+}
+
+std::string Service::metrics_text() {
+  IndexStats s = index_.stats();
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string out = "# TYPE husk_requests_total counter\n";
+  for (const auto& [key, n] : requests_) {
+    std::size_t tab = key.find('\t');
+    out += "husk_requests_total{endpoint=\"" + key.substr(0, tab) + "\",status=\"" + key.substr(tab + 1) + "\"} " +
+           std::to_string(n) + "\n";
+  }
+  out += "# TYPE husk_request_seconds histogram\n";
+  uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < std::size(kBounds); ++i) {
+    cumulative += buckets_[i];
+    out += "husk_request_seconds_bucket{le=\"" + std::to_string(kBounds[i]) + "\"} " + std::to_string(cumulative) + "\n";
+  }
+  out += "husk_request_seconds_bucket{le=\"+Inf\"} " + std::to_string(latency_count_) + "\n";
+  out += "husk_request_seconds_sum " + std::to_string(latency_sum_) + "\nhusk_request_seconds_count " +
+         std::to_string(latency_count_) + "\n";
+  out += "# TYPE husk_errors_total counter\n";
+  for (const auto& [kind, n] : errors_) out += "husk_errors_total{kind=\"" + kind + "\"} " + std::to_string(n) + "\n";
+  out += "# TYPE husk_pages_indexed gauge\nhusk_pages_indexed " + std::to_string(s.pages) + "\n";
+  out += "# TYPE husk_clusters gauge\nhusk_clusters " + std::to_string(s.clusters) + "\n";
+  out += "# TYPE husk_duplicates_found gauge\nhusk_duplicates_found " + std::to_string(s.duplicates) + "\n";
+  return out;
+}
+
+}  // namespace husk
