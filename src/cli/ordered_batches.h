@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -45,13 +47,25 @@ class OrderedBatches {
       for (std::size_t i = 0; i < batch_.size(); ++i) results[i] = work_(batch_[i]);
     } else {
       std::atomic<std::size_t> next{0};
+      // What a job throws must not end the process from a worker thread: the
+      // first exception stops the batch and is thrown again here, where
+      // the command's own handling sees it.
+      std::exception_ptr failure;
+      std::mutex failure_mutex;
       auto worker = [&] {
-        for (std::size_t i = next++; i < batch_.size(); i = next++) results[i] = work_(batch_[i]);
+        try {
+          for (std::size_t i = next++; i < batch_.size(); i = next++) results[i] = work_(batch_[i]);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(failure_mutex);
+          if (!failure) failure = std::current_exception();
+          next = batch_.size();
+        }
       };
       std::vector<std::thread> threads;
       for (unsigned t = 1; t < jobs_; ++t) threads.emplace_back(worker);
       worker();
       for (std::thread& t : threads) t.join();
+      if (failure) std::rethrow_exception(failure);
     }
     for (std::size_t i = 0; i < batch_.size(); ++i) emit_(batch_[i], results[i]);
     batch_.clear();

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <charconv>
 #include <thread>
 
 #include "base/text_util.h"
@@ -112,9 +112,12 @@ int run_serve(const ServeArgs& args) {
   if (!stack.ok()) return fail("serve", stack.status().message(), 1);
   std::size_t colon = args.listen.rfind(':');
   int port = 0;
-  if (colon == std::string::npos || !(std::istringstream(args.listen.substr(colon + 1)) >> port) || port <= 0 ||
-      port > 65535)
-    return fail("serve", "--listen must be ADDRESS:PORT, not " + args.listen, 2);
+  if (colon != std::string::npos) {
+    std::string_view digits = std::string_view(args.listen).substr(colon + 1);
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+    if (ec != std::errc() || end != digits.data() + digits.size()) port = 0;
+  }
+  if (port <= 0 || port > 65535) return fail("serve", "--listen must be ADDRESS:PORT, not " + args.listen, 2);
   std::string host = args.listen.substr(0, colon);
 
   ServiceOptions service_options;

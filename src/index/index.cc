@@ -6,6 +6,7 @@
 #include <lmdb.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <condition_variable>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
+#include <system_error>
 #include <thread>
 #include <variant>
 
@@ -61,31 +63,6 @@ struct ReadTxn {
   }
 };
 
-std::optional<std::string> get_in(MDB_txn* txn, MDB_dbi dbi, std::string_view key) {
-  MDB_val k = val_of(key), v{};
-  if (mdb_get(txn, dbi, &k, &v) != 0) return std::nullopt;
-  return std::string(view_of(v));
-}
-
-int put_in(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value) {
-  MDB_val k = val_of(key), v = val_of(value);
-  int rc = mdb_put(txn, dbi, &k, &v, 0);
-  return rc == MDB_KEYEXIST ? 0 : rc;  // a posting already there
-}
-
-// Deletes a key (or one of its duplicates); a missing one is no error.
-int del_in(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::optional<std::string_view> value = {}) {
-  MDB_val k = val_of(key);
-  int rc;
-  if (value) {
-    MDB_val v = val_of(*value);
-    rc = mdb_del(txn, dbi, &k, &v);
-  } else {
-    rc = mdb_del(txn, dbi, &k, nullptr);
-  }
-  return rc == MDB_NOTFOUND ? 0 : rc;
-}
-
 // Calls `each` with every (key, value) whose key starts with `prefix`, in
 // key order, until it returns false.
 template <typename Each>
@@ -104,12 +81,64 @@ int scan(MDB_txn* txn, MDB_dbi dbi, std::string_view prefix, Each&& each) {
   return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
-// The values stored under exactly `key` (a dup-sorted table's postings).
-int values_of(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::vector<std::string>& out) {
-  return scan(txn, dbi, key, [&](std::string_view k, std::string_view v) {
-    if (k.size() == key.size()) out.emplace_back(v);
-    return true;
-  });
+// A transaction's reads and writes with its first LMDB error kept: after
+// an error every further step is skipped, and rc() says what failed. A key
+// that is absent is no error.
+class Txn {
+ public:
+  explicit Txn(MDB_txn* txn) : txn_(txn) {}
+  MDB_txn* raw() const { return txn_; }
+  int rc() const { return rc_; }
+  void fail(int rc) {
+    if (rc_ == 0 && rc != 0 && rc != MDB_NOTFOUND) rc_ = rc;
+  }
+
+  std::optional<std::string> get(MDB_dbi dbi, std::string_view key) {
+    if (rc_ != 0) return std::nullopt;
+    MDB_val k = val_of(key), v{};
+    int rc = mdb_get(txn_, dbi, &k, &v);
+    fail(rc);
+    if (rc != 0) return std::nullopt;
+    return std::string(view_of(v));
+  }
+  void put(MDB_dbi dbi, std::string_view key, std::string_view value) {
+    if (rc_ != 0) return;
+    MDB_val k = val_of(key), v = val_of(value);
+    int rc = mdb_put(txn_, dbi, &k, &v, 0);
+    if (rc != MDB_KEYEXIST) fail(rc);  // a posting already there
+  }
+  // Deletes a key, or one of its duplicates.
+  void del(MDB_dbi dbi, std::string_view key, std::optional<std::string_view> value = {}) {
+    if (rc_ != 0) return;
+    MDB_val k = val_of(key);
+    MDB_val v = value ? val_of(*value) : MDB_val{};
+    fail(mdb_del(txn_, dbi, &k, value ? &v : nullptr));
+  }
+  // The values stored under exactly `key` (a dup-sorted table's postings).
+  std::vector<std::string> values(MDB_dbi dbi, std::string_view key) {
+    std::vector<std::string> out;
+    if (rc_ != 0) return out;
+    fail(scan(txn_, dbi, key, [&](std::string_view k, std::string_view v) {
+      if (k.size() == key.size()) out.emplace_back(v);
+      return true;
+    }));
+    return out;
+  }
+  template <typename Each>
+  void each(MDB_dbi dbi, std::string_view prefix, Each&& each) {
+    if (rc_ == 0) fail(scan(txn_, dbi, prefix, std::forward<Each>(each)));
+  }
+
+ private:
+  MDB_txn* txn_;
+  int rc_ = 0;
+};
+
+// The URL in a stored record, or empty.
+std::string url_of(const std::optional<std::string>& record) {
+  if (!record) return {};
+  nlohmann::json j = nlohmann::json::parse(*record, nullptr, false);
+  return j.is_object() && j.contains("url") && j["url"].is_string() ? j["url"].get<std::string>() : std::string();
 }
 
 // "jaccard 0.930" or "hamming 2".
@@ -149,6 +178,7 @@ struct Index::Impl {
   std::thread writer;
   std::thread syncer;  // flushes the index to disk every sync_interval_ms
   std::condition_variable sync_wake;
+  std::atomic<int> sync_error{0};  // the last flush's LMDB code, for verify()
 
   ~Impl() {
     {
@@ -199,8 +229,8 @@ struct Index::Impl {
 
   // ---- reads, in any transaction ----
 
-  uint64_t counter(MDB_txn* txn, std::string_view name) const {
-    auto v = get_in(txn, meta, name);
+  uint64_t counter(Txn& txn, std::string_view name) const {
+    auto v = txn.get(meta, name);
     return v && v->size() == 8 ? get_be(*v, 0, 8) : 0;
   }
 
@@ -211,15 +241,13 @@ struct Index::Impl {
   };
 
   // Indexed pages near-duplicating `sig` by either measure, best first.
-  int candidates(MDB_txn* txn, const Signatures& sig, std::vector<Candidate>& out) const {
+  std::vector<Candidate> candidates(Txn& txn, const Signatures& sig) const {
+    std::vector<Candidate> out;
     std::set<std::string> seen;
-    std::vector<std::string> ids;
     for (const std::string& key : band_keys(sig.minhash)) {
-      ids.clear();
-      if (int rc = values_of(txn, bands, key, ids); rc != 0) return rc;
-      for (const std::string& id : ids) {
+      for (const std::string& id : txn.values(bands, key)) {
         if (!seen.insert(id).second) continue;
-        auto raw = get_in(txn, minhash, id);
+        auto raw = txn.get(minhash, id);
         if (!raw || raw->size() != sig.minhash.size() * sizeof(uint32_t)) continue;
         std::vector<uint32_t> other(sig.minhash.size());
         std::memcpy(other.data(), raw->data(), raw->size());
@@ -229,8 +257,8 @@ struct Index::Impl {
     }
     if (sig.simhash) {
       std::set<std::string> near;
-      for (std::size_t t = 0; t < tables.key_masks.size(); ++t) {
-        int rc = scan(txn, simhash, simhash_prefix(t, *sig.simhash), [&](std::string_view k, std::string_view id) {
+      for (std::size_t t = 0; t < tables.key_masks.size(); ++t)
+        txn.each(simhash, simhash_prefix(t, *sig.simhash), [&](std::string_view k, std::string_view id) {
           int d = hamming(get_be(k, 9, 8), *sig.simhash);
           if (d <= static_cast<int>(options.simhash_k) && near.insert(std::string(id)).second) {
             auto it = std::find_if(out.begin(), out.end(), [&](const Candidate& c) { return c.id == id; });
@@ -242,91 +270,73 @@ struct Index::Impl {
           }
           return true;
         });
-        if (rc != 0) return rc;
-      }
     }
     std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
       if (a.jaccard != b.jaccard) return a.jaccard > b.jaccard;
       if (a.hamming != b.hamming) return a.hamming < b.hamming;
       return a.id < b.id;
     });
-    return 0;
+    return out;
   }
 
   // ---- writes, in the writer's transaction ----
 
-  int add_counter(MDB_txn* txn, std::string_view name, int64_t delta) const {
+  void add_counter(Txn& txn, std::string_view name, int64_t delta) const {
     std::string v;
     put_be(v, static_cast<uint64_t>(static_cast<int64_t>(counter(txn, name)) + delta), 8);
-    return put_in(txn, meta, name, v);
+    txn.put(meta, name, v);
   }
 
-  // Removes a stored page from every table.
-  int unindex(MDB_txn* txn, const std::string& id, bool& existed) {
-    existed = false;
-    auto record = get_in(txn, docs, id);
-    if (!record) return 0;
-    existed = true;
-    int rc = 0;
+  // Removes a stored page from every table; false when it was not there.
+  bool unindex(Txn& txn, const std::string& id) {
+    auto record = txn.get(docs, id);
+    if (!record) return false;
     nlohmann::json j = nlohmann::json::parse(*record, nullptr, false);
-    if (!j.is_discarded() && j.is_object() && j.contains("sig")) {
+    if (j.is_object() && j.contains("sig")) {
       Result<Signatures> sig = signatures_from_json(j["sig"]);
       if (sig.ok()) {
-        for (const std::string& key : band_keys(sig->minhash))
-          if (rc == 0) rc = del_in(txn, bands, key, id);
+        for (const std::string& key : band_keys(sig->minhash)) txn.del(bands, key, id);
         if (sig->simhash)
-          for (const std::string& key : simhash_keys(*sig->simhash))
-            if (rc == 0) rc = del_in(txn, simhash, key, id);
+          for (const std::string& key : simhash_keys(*sig->simhash)) txn.del(simhash, key, id);
       }
     }
-    bool duplicate = !j.is_discarded() && j.is_object() && j.contains("duplicate_of") && j["duplicate_of"].is_object();
-    if (rc == 0 && duplicate) rc = add_counter(txn, "duplicates", -1);
-    if (rc == 0) rc = del_in(txn, minhash, id);
-    auto cluster = get_in(txn, cluster_of, id);
-    if (rc == 0 && cluster) {
-      rc = del_in(txn, members, *cluster, id);
-      if (rc == 0) rc = del_in(txn, cluster_of, id);
-      auto main = get_in(txn, clusters, *cluster);
-      if (rc == 0 && main && main->substr(0, main->find('\n')) == id) {
+    if (j.is_object() && j.contains("duplicate_of") && j["duplicate_of"].is_object()) add_counter(txn, "duplicates", -1);
+    txn.del(minhash, id);
+    if (auto cluster = txn.get(cluster_of, id)) {
+      txn.del(members, *cluster, id);
+      txn.del(cluster_of, id);
+      auto main = txn.get(clusters, *cluster);
+      if (main && main->substr(0, main->find('\n')) == id) {
         // The main page goes: the earliest remaining member takes over.
-        std::vector<std::string> rest;
-        rc = values_of(txn, members, *cluster, rest);
-        if (rc == 0 && rest.empty()) {
-          rc = del_in(txn, clusters, *cluster);
-          if (rc == 0) rc = add_counter(txn, "clusters", -1);
-        } else if (rc == 0) {
-          auto next = get_in(txn, docs, rest.front());
-          std::string url;
-          if (next) {
-            nlohmann::json n = nlohmann::json::parse(*next, nullptr, false);
-            if (n.is_object() && n.contains("url") && n["url"].is_string()) url = n["url"].get<std::string>();
-          }
-          rc = put_in(txn, clusters, *cluster, rest.front() + "\n" + url);
+        std::vector<std::string> rest = txn.values(members, *cluster);
+        if (rest.empty()) {
+          txn.del(clusters, *cluster);
+          add_counter(txn, "clusters", -1);
+        } else {
+          txn.put(clusters, *cluster, rest.front() + "\n" + url_of(txn.get(docs, rest.front())));
         }
       }
     }
-    if (rc == 0) rc = add_counter(txn, "pages", -1);
-    if (rc == 0) rc = del_in(txn, docs, id);
-    return rc;
+    add_counter(txn, "pages", -1);
+    txn.del(docs, id);
+    return true;
   }
 
-  int index(MDB_txn* txn, const PageResult& page, Verdict& verdict) {
-    bool existed = false;
-    if (int rc = unindex(txn, page.id, existed); rc != 0) return rc;
+  Verdict index(Txn& txn, const PageResult& page) {
+    unindex(txn, page.id);
     const Signatures& sig = *page.signatures;
-    std::vector<Candidate> found;
-    if (int rc = candidates(txn, sig, found); rc != 0) return rc;
+    std::vector<Candidate> found = candidates(txn, sig);
+    Verdict verdict;
     std::string cluster = page.id;
-    int rc = 0;
     if (!found.empty()) {
       const Candidate& best = found.front();
-      cluster = get_in(txn, cluster_of, best.id).value_or(best.id);
-      std::string main = get_in(txn, clusters, cluster).value_or(best.id + "\n");
+      cluster = txn.get(cluster_of, best.id).value_or(best.id);
+      std::string main = txn.get(clusters, cluster).value_or(best.id + "\n");
       verdict.duplicate_of = Match{main.substr(0, main.find('\n')), main.substr(main.find('\n') + 1),
                                    measure_text(best.jaccard, best.hamming)};
     } else {
-      rc = put_in(txn, clusters, cluster, page.id + "\n" + page.url);
-      if (rc == 0) rc = add_counter(txn, "clusters", 1);
+      txn.put(clusters, cluster, page.id + "\n" + page.url);
+      add_counter(txn, "clusters", 1);
     }
     verdict.cluster = cluster;
     nlohmann::ordered_json record;
@@ -334,25 +344,23 @@ struct Index::Impl {
     record["url"] = page.url;
     record["title"] = page.title;
     record["text"] = page.text;
-    record["sig"] = nlohmann::json::parse(signatures_json(sig));
+    record["sig"] = signatures_to_json(sig);
     record["cluster"] = cluster;
     record["duplicate_of"] = verdict.duplicate_of ? nlohmann::json({{"id", verdict.duplicate_of->id},
                                                                     {"url", verdict.duplicate_of->url},
                                                                     {"measure", verdict.duplicate_of->measure}})
                                                   : nlohmann::json(nullptr);
     std::string minima(reinterpret_cast<const char*>(sig.minhash.data()), sig.minhash.size() * sizeof(uint32_t));
-    if (rc == 0) rc = put_in(txn, docs, page.id, record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    if (rc == 0) rc = put_in(txn, minhash, page.id, minima);
-    for (const std::string& key : band_keys(sig.minhash))
-      if (rc == 0) rc = put_in(txn, bands, key, page.id);
+    txn.put(docs, page.id, record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    txn.put(minhash, page.id, minima);
+    for (const std::string& key : band_keys(sig.minhash)) txn.put(bands, key, page.id);
     if (sig.simhash)
-      for (const std::string& key : simhash_keys(*sig.simhash))
-        if (rc == 0) rc = put_in(txn, simhash, key, page.id);
-    if (rc == 0) rc = put_in(txn, members, cluster, page.id);
-    if (rc == 0) rc = put_in(txn, cluster_of, page.id, cluster);
-    if (rc == 0) rc = add_counter(txn, "pages", 1);
-    if (rc == 0 && verdict.duplicate_of) rc = add_counter(txn, "duplicates", 1);
-    return rc;
+      for (const std::string& key : simhash_keys(*sig.simhash)) txn.put(simhash, key, page.id);
+    txn.put(members, cluster, page.id);
+    txn.put(cluster_of, page.id, cluster);
+    add_counter(txn, "pages", 1);
+    if (verdict.duplicate_of) add_counter(txn, "duplicates", 1);
+    return verdict;
   }
 
   // Why a page cannot be indexed, or ok.
@@ -368,6 +376,52 @@ struct Index::Impl {
     return Status();
   }
 
+  // Aborts a write transaction unless it was committed.
+  struct WriteTxn {
+    MDB_txn* txn = nullptr;
+    ~WriteTxn() {
+      if (txn != nullptr) mdb_txn_abort(txn);
+    }
+    int commit() {
+      int rc = mdb_txn_commit(txn);
+      txn = nullptr;
+      return rc;
+    }
+  };
+
+  // One transaction for every job waiting; each job learns its outcome.
+  void commit(std::vector<Job*>& jobs) {
+    WriteTxn w;
+    int rc = mdb_txn_begin(env, nullptr, 0, &w.txn);
+    Txn txn(w.txn);
+    txn.fail(rc);
+    std::vector<std::vector<Result<Verdict>>> added(jobs.size());
+    std::vector<Result<bool>> removed(jobs.size(), Result<bool>(false));
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (auto* pages = std::get_if<std::vector<const PageResult*>>(&jobs[j]->work)) {
+        for (const PageResult* page : *pages) {
+          Status why = indexable(*page);
+          added[j].push_back(why.ok() ? Result<Verdict>(index(txn, *page)) : Result<Verdict>(why));
+        }
+      } else {
+        removed[j] = unindex(txn, std::get<Removal>(jobs[j]->work).id);
+      }
+    }
+    rc = txn.rc();
+    if (rc == 0) rc = w.commit();
+    Status failed = rc == 0 ? Status() : lmdb_error(rc, "index write failed");
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (std::holds_alternative<Removal>(jobs[j]->work)) {
+        jobs[j]->removed.set_value(failed.ok() ? removed[j] : Result<bool>(failed));
+        continue;
+      }
+      if (!failed.ok())
+        for (Result<Verdict>& r : added[j])
+          if (r.ok()) r = failed;
+      jobs[j]->added.set_value(std::move(added[j]));
+    }
+  }
+
   void write_loop() {
     for (;;) {
       std::vector<Job*> jobs;
@@ -378,39 +432,20 @@ struct Index::Impl {
         jobs.assign(queue.begin(), queue.end());
         queue.clear();
       }
-      MDB_txn* txn = nullptr;
-      int rc = mdb_txn_begin(env, nullptr, 0, &txn);
-      std::vector<std::vector<Result<Verdict>>> added(jobs.size());
-      std::vector<Result<bool>> removed(jobs.size(), Result<bool>(false));
-      for (std::size_t j = 0; j < jobs.size(); ++j) {
-        if (auto* pages = std::get_if<std::vector<const PageResult*>>(&jobs[j]->work)) {
-          for (const PageResult* page : *pages) {
-            Status why = indexable(*page);
-            Verdict verdict;
-            if (why.ok() && rc == 0) rc = index(txn, *page, verdict);
-            added[j].push_back(why.ok() ? Result<Verdict>(std::move(verdict)) : Result<Verdict>(why));
+      // The writer's thread boundary: whatever escapes a commit (memory,
+      // the JSON library) fails that commit's requests, not the process.
+      try {
+        commit(jobs);
+      } catch (const std::exception& e) {
+        Status failed(Code::kInternal, std::string("index write failed: ") + e.what());
+        for (Job* job : jobs) {
+          if (std::holds_alternative<Removal>(job->work)) {
+            job->removed.set_value(failed);
+          } else {
+            job->added.set_value(std::vector<Result<Verdict>>(
+                std::get<std::vector<const PageResult*>>(job->work).size(), Result<Verdict>(failed)));
           }
-        } else {
-          bool existed = false;
-          if (rc == 0) rc = unindex(txn, std::get<Removal>(jobs[j]->work).id, existed);
-          removed[j] = existed;
         }
-      }
-      if (rc == 0) {
-        rc = mdb_txn_commit(txn);
-      } else if (txn != nullptr) {
-        mdb_txn_abort(txn);
-      }
-      Status failed = rc == 0 ? Status() : lmdb_error(rc, "index write failed");
-      for (std::size_t j = 0; j < jobs.size(); ++j) {
-        if (std::holds_alternative<Removal>(jobs[j]->work)) {
-          jobs[j]->removed.set_value(failed.ok() ? removed[j] : Result<bool>(failed));
-          continue;
-        }
-        if (!failed.ok())
-          for (Result<Verdict>& r : added[j])
-            if (r.ok()) r = failed;
-        jobs[j]->added.set_value(std::move(added[j]));
       }
     }
   }
@@ -425,17 +460,17 @@ struct Index::Impl {
 
   // The settings an index was written with must be the ones it is opened
   // with: its keys depend on them.
-  Status check_settings(MDB_txn* txn) {
+  Status check_settings(Txn& txn) {
     nlohmann::ordered_json want;
     want["format"] = kFormat;
     want["threshold"] = options.threshold;
     want["simhash_k"] = options.simhash_k;
     want["minhash_permutations"] = options.minhash_permutations;
     std::string text = want.dump();
-    auto stored = get_in(txn, meta, "settings");
+    auto stored = txn.get(meta, "settings");
     if (!stored) {
-      int rc = put_in(txn, meta, "settings", text);
-      return rc == 0 ? Status() : lmdb_error(rc, options.dir + ": settings");
+      txn.put(meta, "settings", text);
+      return txn.rc() == 0 ? Status() : lmdb_error(txn.rc(), options.dir + ": settings");
     }
     if (*stored != text)
       return Status(Code::kInvalidArgument,
@@ -483,7 +518,8 @@ Result<std::unique_ptr<Index>> Index::open(const IndexOptions& options) {
       return lmdb_error(rc, options.dir + ": table " + n.name);
     }
   }
-  if (Status st = impl->check_settings(txn); !st.ok()) {
+  Txn settings(txn);
+  if (Status st = impl->check_settings(settings); !st.ok()) {
     mdb_txn_abort(txn);
     return st;
   }
@@ -494,17 +530,21 @@ Result<std::unique_ptr<Index>> Index::open(const IndexOptions& options) {
   impl->band_rows = r;
   impl->tables = simhash_tables(~0ull, options.simhash_k,
                                 simhash_tables_m(options.simhash_k, 64, kDesignPages, kMaxTables));
-  impl->writer = std::thread([raw = impl.get()] { raw->write_loop(); });
-  if (!options.fsync_each_commit)
-    impl->syncer = std::thread([raw = impl.get()] {
-      std::unique_lock<std::mutex> lock(raw->mutex);
-      while (!raw->stopping) {
-        raw->sync_wake.wait_for(lock, std::chrono::milliseconds(raw->options.sync_interval_ms));
-        lock.unlock();
-        mdb_env_sync(raw->env, 1);
-        lock.lock();
-      }
-    });
+  try {
+    impl->writer = std::thread([raw = impl.get()] { raw->write_loop(); });
+    if (!options.fsync_each_commit)
+      impl->syncer = std::thread([raw = impl.get()] {
+        std::unique_lock<std::mutex> lock(raw->mutex);
+        while (!raw->stopping) {
+          raw->sync_wake.wait_for(lock, std::chrono::milliseconds(raw->options.sync_interval_ms));
+          lock.unlock();
+          raw->sync_error = mdb_env_sync(raw->env, 1);
+          lock.lock();
+        }
+      });
+  } catch (const std::system_error& e) {
+    return Status(Code::kInternal, options.dir + ": cannot start the index writer: " + e.what());
+  }
   return std::unique_ptr<Index>(new Index(std::move(impl)));
 }
 
@@ -527,40 +567,33 @@ Result<bool> Index::remove(const std::string& id) {
 std::optional<std::string> Index::get(const std::string& id) const {
   ReadTxn r(impl_->env);
   if (r.rc != 0) return std::nullopt;
-  return get_in(r.txn, impl_->docs, id);
+  Txn txn(r.txn);
+  return txn.get(impl_->docs, id);
 }
 
 std::optional<std::string> Index::cluster(const std::string& id) const {
   ReadTxn r(impl_->env);
   if (r.rc != 0) return std::nullopt;
-  auto main = get_in(r.txn, impl_->clusters, id);
+  Txn txn(r.txn);
+  auto main = txn.get(impl_->clusters, id);
   if (!main) return std::nullopt;
-  std::vector<std::string> ids;
-  if (values_of(r.txn, impl_->members, id, ids) != 0) return std::nullopt;
+  std::vector<std::string> ids = txn.values(impl_->members, id);
+  if (txn.rc() != 0) return std::nullopt;
   nlohmann::ordered_json j;
   j["cluster"] = id;
   j["main"] = main->substr(0, main->find('\n'));
   j["size"] = ids.size();
   j["members"] = ids;
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::vector<Match> Index::similar(const Signatures& signatures) const {
   std::vector<Match> out;
   ReadTxn r(impl_->env);
   if (r.rc != 0) return out;
-  std::vector<Impl::Candidate> found;
-  if (impl_->candidates(r.txn, signatures, found) != 0) return out;
-  for (const Impl::Candidate& c : found) {
-    Match m;
-    m.id = c.id;
-    if (auto record = get_in(r.txn, impl_->docs, c.id)) {
-      nlohmann::json j = nlohmann::json::parse(*record, nullptr, false);
-      if (j.is_object() && j.contains("url") && j["url"].is_string()) m.url = j["url"].get<std::string>();
-    }
-    m.measure = measure_text(c.jaccard, c.hamming);
-    out.push_back(std::move(m));
-  }
+  Txn txn(r.txn);
+  for (const Impl::Candidate& c : impl_->candidates(txn, signatures))
+    out.push_back(Match{c.id, url_of(txn.get(impl_->docs, c.id)), measure_text(c.jaccard, c.hamming)});
   return out;
 }
 
@@ -568,9 +601,10 @@ IndexStats Index::stats() const {
   IndexStats s;
   ReadTxn r(impl_->env);
   if (r.rc != 0) return s;
-  s.pages = impl_->counter(r.txn, "pages");
-  s.clusters = impl_->counter(r.txn, "clusters");
-  s.duplicates = impl_->counter(r.txn, "duplicates");
+  Txn txn(r.txn);
+  s.pages = impl_->counter(txn, "pages");
+  s.clusters = impl_->counter(txn, "clusters");
+  s.duplicates = impl_->counter(txn, "duplicates");
   MDB_stat st{};
   if (mdb_stat(r.txn, impl_->bands, &st) == 0) s.band_postings = st.ms_entries;
   if (mdb_stat(r.txn, impl_->simhash, &st) == 0) s.simhash_postings = st.ms_entries;
@@ -584,16 +618,13 @@ std::vector<std::string> Index::verify() const {
   ReadTxn r(impl_->env);
   if (r.rc != 0) return {std::string("cannot open a read transaction: ") + mdb_strerror(r.rc)};
   const Impl& I = *impl_;
+  Txn txn(r.txn);
   uint64_t pages = 0;
   auto has = [&](MDB_dbi dbi, const std::string& key, const std::string& value) {
-    bool found = false;
-    int rc = scan(r.txn, dbi, key, [&](std::string_view k, std::string_view v) {
-      found = k.size() == key.size() && v == value;
-      return !found;
-    });
-    return rc == 0 && found;
+    std::vector<std::string> values = txn.values(dbi, key);
+    return std::find(values.begin(), values.end(), value) != values.end();
   };
-  int rc = scan(r.txn, I.docs, "", [&](std::string_view key, std::string_view record) {
+  txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
     std::string id(key);
     ++pages;
     nlohmann::json j = nlohmann::json::parse(record, nullptr, false);
@@ -601,37 +632,37 @@ std::vector<std::string> Index::verify() const {
       problems.push_back(id + ": record is not JSON");
       return true;
     }
-    Result<Signatures> sig = signatures_from_json(j.value("sig", nlohmann::json()));
+    Result<Signatures> sig = signatures_from_json(j.contains("sig") ? j["sig"] : nlohmann::json());
     if (!sig.ok()) {
       problems.push_back(id + ": bad signatures");
       return true;
     }
-    if (!get_in(r.txn, I.minhash, id)) problems.push_back(id + ": minima missing");
+    if (!txn.get(I.minhash, id)) problems.push_back(id + ": minima missing");
     for (const std::string& k : I.band_keys(sig->minhash))
       if (!has(I.bands, k, id)) problems.push_back(id + ": band posting missing");
     if (sig->simhash)
       for (const std::string& k : I.simhash_keys(*sig->simhash))
         if (!has(I.simhash, k, id)) problems.push_back(id + ": simhash posting missing");
-    auto cluster = get_in(r.txn, I.cluster_of, id);
+    auto cluster = txn.get(I.cluster_of, id);
     if (!cluster) {
       problems.push_back(id + ": cluster missing");
     } else {
       if (!has(I.members, *cluster, id)) problems.push_back(id + ": not a member of " + *cluster);
-      if (!get_in(r.txn, I.clusters, *cluster)) problems.push_back(id + ": cluster " + *cluster + " has no main");
+      if (!txn.get(I.clusters, *cluster)) problems.push_back(id + ": cluster " + *cluster + " has no main");
     }
     return true;
   });
-  if (rc != 0) problems.push_back(std::string("reading the pages failed: ") + mdb_strerror(rc));
-  for (MDB_dbi dbi : {I.bands, I.simhash, I.members}) {
-    rc = scan(r.txn, dbi, "", [&](std::string_view, std::string_view id) {
-      if (!get_in(r.txn, I.docs, id)) problems.push_back("posting to missing page " + std::string(id));
+  for (MDB_dbi dbi : {I.bands, I.simhash, I.members})
+    txn.each(dbi, "", [&](std::string_view, std::string_view id) {
+      if (!txn.get(I.docs, id)) problems.push_back("posting to missing page " + std::string(id));
       return true;
     });
-    if (rc != 0) problems.push_back(std::string("reading the postings failed: ") + mdb_strerror(rc));
-  }
-  if (pages != I.counter(r.txn, "pages"))
-    problems.push_back("page counter " + std::to_string(I.counter(r.txn, "pages")) + " but " + std::to_string(pages) +
+  if (pages != I.counter(txn, "pages"))
+    problems.push_back("page counter " + std::to_string(I.counter(txn, "pages")) + " but " + std::to_string(pages) +
                        " pages");
+  if (txn.rc() != 0) problems.push_back(std::string("reading the index failed: ") + mdb_strerror(txn.rc()));
+  if (int rc = I.sync_error.load(); rc != 0)
+    problems.push_back(std::string("the last background flush to disk failed: ") + mdb_strerror(rc));
   return problems;
 }
 
@@ -646,11 +677,12 @@ Status Index::compact_to(const std::string& dir) const {
 Status Index::export_jsonl(std::ostream& out) const {
   ReadTxn r(impl_->env);
   if (r.rc != 0) return lmdb_error(r.rc, "cannot read the index");
-  int rc = scan(r.txn, impl_->docs, "", [&](std::string_view, std::string_view record) {
+  Txn txn(r.txn);
+  txn.each(impl_->docs, "", [&](std::string_view, std::string_view record) {
     out << record << '\n';
     return static_cast<bool>(out);
   });
-  if (rc != 0) return lmdb_error(rc, "reading the index");
+  if (txn.rc() != 0) return lmdb_error(txn.rc(), "reading the index");
   return out ? Status() : Status(Code::kIo, "write failed");
 }
 

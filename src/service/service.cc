@@ -75,7 +75,7 @@ std::string Service::answer_json(const Posted& posted, bool with_text) {
   j["url"] = p.url;
   j["title"] = p.title;
   if (with_text) j["text"] = p.text;
-  j["sig"] = p.signatures ? nlohmann::json::parse(signatures_json(*p.signatures)) : nlohmann::json(nullptr);
+  j["sig"] = p.signatures ? signatures_to_json(*p.signatures) : nlohmann::ordered_json(nullptr);
   const Verdict* v = posted.verdict.ok() ? &*posted.verdict : nullptr;
   if (v != nullptr && v->duplicate_of) {
     j["duplicate_of"] = {{"id", v->duplicate_of->id}, {"url", v->duplicate_of->url}, {"measure", v->duplicate_of->measure}};

@@ -54,7 +54,9 @@ Signatures sign(const NormalizedText& text, const SignOptions& options, const Co
   return out;
 }
 
-std::string signatures_json(const Signatures& sig) {
+std::string signatures_json(const Signatures& sig) { return signatures_to_json(sig).dump(); }
+
+nlohmann::ordered_json signatures_to_json(const Signatures& sig) {
   nlohmann::ordered_json j;
   j["terms"] = sig.terms;
   auto hex_list = [](const auto& values, auto spell) {
@@ -77,7 +79,7 @@ std::string signatures_json(const Signatures& sig) {
   if (!sig.minhash_bands.empty()) j["minhash_bands"] = hex_list(sig.minhash_bands, hex64);
   if (!sig.supershingles.empty()) j["supershingles"] = hex_list(sig.supershingles, hex64);
   if (!sig.spotsigs.empty()) j["spotsigs"] = hex_list(sig.spotsigs, hex32);
-  return j.dump();
+  return j;
 }
 
 namespace {

@@ -9,5 +9,7 @@
 namespace husk {
 
 Result<Signatures> signatures_from_json(const nlohmann::json& sig);
+// The "sig" object itself (signatures_json() is its text).
+nlohmann::ordered_json signatures_to_json(const Signatures& sig);
 
 }  // namespace husk
