@@ -100,14 +100,20 @@ std::string extract_text(const std::string& html, const std::string& extractor) 
   return r.text;
 }
 
-std::string dataset(const std::string& name) {
-  fs::path path = fs::path(HUSK_DATASETS) / name;
+namespace {
+
+std::string shared_path(const fs::path& path) {
   if (fs::exists(path)) return path.string();
   const char* ci = std::getenv("CI");
-  if (ci != nullptr && std::string(ci) == "true") {
-    ADD_FAILURE() << "dataset " << path << " is missing; CI always has ../shared beside the checkout";
-  }
+  if (ci != nullptr && std::string(ci) == "true")
+    ADD_FAILURE() << path << " is missing; CI always has ../shared beside the checkout";
   return "";
 }
+
+}  // namespace
+
+std::string dataset(const std::string& name) { return shared_path(fs::path(HUSK_SHARED) / "datasets" / name); }
+
+std::string repro(const std::string& name) { return shared_path(fs::path(HUSK_SHARED) / "repro" / name); }
 
 }  // namespace husk::test

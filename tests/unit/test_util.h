@@ -54,5 +54,8 @@ std::string extract_text(const std::string& html, const std::string& extractor =
 // ../shared/datasets/NAME, or "" after GTEST_SKIP-worthy absence; fails the
 // test instead of skipping when CI=true.
 std::string dataset(const std::string& name);
+// ../shared/repro/NAME (inputs that once crashed, hung or lost data), the
+// same way.
+std::string repro(const std::string& name);
 
 }  // namespace husk::test

@@ -1,0 +1,94 @@
+// Inputs that once aborted husk (../shared/repro/cli), each through the
+// command that aborted on it: now a clear error naming the file, line and
+// field, and exit 1 (or a per-record error with the other records intact).
+#include <nlohmann/json.hpp>
+
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+struct ReproCase {
+  const char* name;
+  const char* command;  // REPRO stands for ../shared/repro/cli
+  int exit_code;
+  std::vector<const char*> says;  // what the output (stdout and stderr) must contain
+};
+
+void PrintTo(const ReproCase& c, std::ostream* os) { *os << c.name; }
+
+const ReproCase kCases[] = {
+    {"dedup_lexrand_nonnumeric", "dedup --method lexrand REPRO/dedup-lexrand-nonnumeric.jsonl", 1,
+     {"dedup-lexrand-nonnumeric.jsonl:1:", "sig.lexrand is malformed"}},
+    {"dedup_lexrand_overflow", "dedup --method lexrand REPRO/dedup-lexrand-overflow.jsonl", 1,
+     {"dedup-lexrand-overflow.jsonl:1:", "sig.lexrand is malformed"}},
+    {"dedup_title_array", "dedup REPRO/dedup-title-array.jsonl", 1,
+     {"dedup-title-array.jsonl:1:", "\"title\" must be a string"}},
+    {"dedup_url_number", "dedup REPRO/dedup-url-number.jsonl", 1,
+     {"dedup-url-number.jsonl:1:", "\"url\" must be a string"}},
+    {"idf_documents_abc", "sign --idf REPRO/idf-documents-abc.idf REPRO/sign-input.jsonl", 1,
+     {"idf-documents-abc.idf:2:", "documents", "\"abc\""}},
+    {"idf_documents_empty", "sign --idf REPRO/idf-documents-empty.idf REPRO/sign-input.jsonl", 1,
+     {"idf-documents-empty.idf:2:", "documents"}},
+    {"idf_documents_overflow", "sign --idf REPRO/idf-documents-overflow.idf REPRO/sign-input.jsonl", 1,
+     {"idf-documents-overflow.idf:2:", "documents"}},
+    {"eval_extract_id_number", "eval extract --gold REPRO/eval-extract-gold.json REPRO/eval-extract-id-number.jsonl", 1,
+     {"eval-extract-id-number.jsonl:1:", "\"id\" must be a string"}},
+    {"eval_dedup_variant_number",
+     "eval dedup --gold REPRO/eval-dedup-gold-variant-number.jsonl REPRO/eval-dedup-clusters.jsonl", 1,
+     {"eval-dedup-gold-variant-number.jsonl:1:", "\"variant\" must be a string"}},
+};
+
+class Repro : public ::testing::TestWithParam<ReproCase> {};
+
+TEST_P(Repro, ClearErrorAndExitOne) {
+  const ReproCase& c = GetParam();
+  std::string dir = test::repro("cli");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  std::string command = c.command;
+  for (std::size_t at; (at = command.find("REPRO")) != std::string::npos;) command.replace(at, 5, dir);
+  test::CommandResult r = test::run_husk(command + " 2>&1");
+  EXPECT_EQ(r.exit_code, c.exit_code) << r.out;
+  for (const char* said : c.says) EXPECT_NE(r.out.find(said), std::string::npos) << "missing \"" << said << "\" in\n" << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cli, Repro, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<ReproCase>& info) { return std::string(info.param.name); });
+
+TEST(Repro, HookAnswersABadLineAndGoesOn) {
+  std::string dir = test::repro("cli");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  test::TempDir tmp;
+  std::string in = test::read_file(dir + "/hook-url-number.jsonl") +
+                   nlohmann::json({{"url", "https://ok.example/"}, {"html", "<p>one two three four five</p>"}}).dump() +
+                   "\n";
+  test::write_file(tmp.file("in.jsonl"), in);
+  test::CommandResult r = test::run_husk("hook --db " + tmp.file("db") + " < " + tmp.file("in.jsonl"));
+  EXPECT_EQ(r.exit_code, 0);
+  std::vector<std::string> lines = test::lines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  EXPECT_NE(nlohmann::json::parse(lines[0])["error"].get<std::string>().find("\"url\" is not a string"), std::string::npos)
+      << lines[0];
+  auto good = nlohmann::json::parse(lines[1]);
+  EXPECT_EQ(good["url"], "https://ok.example/");
+  EXPECT_FALSE(good.contains("error")) << lines[1];
+}
+
+TEST(Repro, SignReportsABadLineOfAFileWhoseNameIsNotUtf8) {
+  std::string dir = test::repro("cli");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  test::TempDir tmp;
+  const std::string name = tmp.file("bad\xff.jsonl");
+  test::write_file(name, test::read_file(dir + "/sign-nonutf8-name.jsonl.bin"));
+  test::CommandResult r = test::run_husk("sign '" + name + "' 2>/dev/null");
+  EXPECT_EQ(r.exit_code, 0);
+  std::vector<std::string> lines = test::lines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  EXPECT_NE(lines[0].find("\"sig\":{"), std::string::npos) << lines[0];
+  auto bad = nlohmann::json::parse(lines[1]);
+  EXPECT_NE(bad["error"].get<std::string>().find("not a JSON object"), std::string::npos);
+  EXPECT_TRUE(bad["sig"].is_null());
+}
+
+}  // namespace
+}  // namespace husk
