@@ -190,13 +190,9 @@ std::string page_id(std::string_view url, std::string_view bytes) {
 }
 
 std::string to_jsonl(const PageResult& r) {
-  nlohmann::ordered_json j;
-  j["id"] = r.id;
-  j["url"] = r.url;
-  j["title"] = r.title;
-  j["text"] = r.text;
-  j["extractor"] = r.extractor;
-  j["boilerplate"] = std::round(r.boilerplate * 10000.0) / 10000.0;
+  nlohmann::ordered_json j = {{"id", r.id},     {"url", r.url},
+                              {"title", r.title}, {"text", r.text},
+                              {"extractor", r.extractor}, {"boilerplate", std::round(r.boilerplate * 10000.0) / 10000.0}};
   if (!r.status.ok()) j["error"] = r.status.to_string();
   if (!r.warnings.empty()) j["warnings"] = r.warnings;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -82,9 +82,8 @@ struct DensityParams {
   double sibling_min_weight = 10.0;
   double sibling_max_link_density = 0.25;
 
-  // --- End-of-article markers ("Related stories", "Comments"): a short block
-  // matching the end-marker list ends the article when it comes after this
-  // share of the container's words.
+  // --- End-of-article markers ("Related stories", "Comments"): a short block on the
+  // list ends the article when it comes after this share of the container's words.
   double end_marker_min_share = 0.3;
   uint32_t end_marker_max_words = 6;
 };

@@ -86,6 +86,24 @@ Result<CollectionStats> load_collection_stats(const std::string& path);
 
 // ---- Signatures ----
 
+// The signatures of one document. A signer that was not run, or that has
+// nothing to sign (no sentence, no lexicon term), leaves its field empty.
+struct Signatures {
+  uint32_t terms = 0;                     // normalised terms (document length)
+  std::string md5;                        // 32 hex digits of MD5(terms joined by spaces)
+  std::optional<uint32_t> tfidf;          // CRC32
+  std::optional<uint32_t> long_sent;      // CRC32
+  std::optional<uint32_t> heavy_sent;     // CRC32
+  std::vector<std::pair<uint32_t, uint32_t>> lexrand;  // (copy number, CRC32)
+  std::string imatch;                     // 40 hex digits of SHA-1
+  std::optional<uint64_t> simhash;        // Charikar, 64 bits
+  std::optional<uint64_t> simhash_hyperplane;
+  std::vector<uint32_t> minhash;          // N minima (32-bit)
+  std::vector<uint64_t> minhash_bands;    // b band keys
+  std::vector<uint64_t> supershingles;    // 6 super-shingles
+  std::vector<uint32_t> spotsigs;         // the spot set: sorted distinct 32-bit hashes
+};
+
 struct SignOptions {
   NormalizeOptions normalize;
   // Signers to run, by name; empty runs all (signer_names()).
@@ -147,24 +165,6 @@ struct SignOptions {
   // word (config/languages.toml) followed by the next `spot_chain` terms that
   // are not stop words.
   uint32_t spot_chain = 2;
-};
-
-// The signatures of one document. A signer that was not run, or that has
-// nothing to sign (no sentence, no lexicon term), leaves its field empty.
-struct Signatures {
-  uint32_t terms = 0;                     // normalised terms (document length)
-  std::string md5;                        // 32 hex digits of MD5(terms joined by spaces)
-  std::optional<uint32_t> tfidf;          // CRC32
-  std::optional<uint32_t> long_sent;      // CRC32
-  std::optional<uint32_t> heavy_sent;     // CRC32
-  std::vector<std::pair<uint32_t, uint32_t>> lexrand;  // (copy number, CRC32)
-  std::string imatch;                     // 40 hex digits of SHA-1
-  std::optional<uint64_t> simhash;        // Charikar, 64 bits
-  std::optional<uint64_t> simhash_hyperplane;
-  std::vector<uint32_t> minhash;          // N minima (32-bit)
-  std::vector<uint64_t> minhash_bands;    // b band keys
-  std::vector<uint64_t> supershingles;    // 6 super-shingles
-  std::vector<uint32_t> spotsigs;         // the spot set: sorted distinct 32-bit hashes
 };
 
 std::vector<std::string> signer_names();

@@ -31,13 +31,8 @@ int run_eval_extract(const EvalExtractArgs& args) {
   if (!score.ok()) return fail("eval extract", score.status().message(), 1);
   const ExtractScore& s = *score;
   if (args.json) {
-    nlohmann::ordered_json j;
-    j["pages"] = s.pages;
-    j["missing"] = s.missing;
-    j["precision"] = s.precision;
-    j["recall"] = s.recall;
-    j["f1"] = s.f1;
-    j["accuracy"] = s.accuracy;
+    nlohmann::ordered_json j = {{"pages", s.pages},   {"missing", s.missing}, {"precision", s.precision},
+                                {"recall", s.recall}, {"f1", s.f1},           {"accuracy", s.accuracy}};
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("pages      %zu (%zu without a prediction)\n", s.pages, s.missing);
@@ -58,14 +53,9 @@ int run_eval_extract(const EvalExtractArgs& args) {
     std::ofstream out(args.per_page, std::ios::binary | std::ios::trunc);
     if (!out) return fail("eval extract", args.per_page + ": cannot open for writing", 1);
     for (const PageScore& p : s.per_page) {
-      nlohmann::ordered_json j;
-      j["id"] = p.id;
-      j["tp"] = p.match.tp;
-      j["fp"] = p.match.fp;
-      j["fn"] = p.match.fn;
-      j["exact"] = p.match.exact;
-      j["predicted"] = p.predicted;
-      out << j.dump() << '\n';
+      nlohmann::ordered_json j = {{"id", p.id},           {"tp", p.match.tp},       {"fp", p.match.fp},
+                                  {"fn", p.match.fn},     {"exact", p.match.exact}, {"predicted", p.predicted}};
+      out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     }
   }
   return 0;
@@ -83,17 +73,10 @@ void print_score(const std::string& label, const DedupScore& s, bool json) {
   if (json) {
     nlohmann::ordered_json j;
     if (!label.empty()) j["method"] = label;
-    j["tp"] = s.tp;
-    j["fp"] = s.fp;
-    j["fn"] = s.fn;
-    j["precision"] = s.precision;
-    j["recall"] = s.recall;
-    j["f1"] = s.f1;
-    if (s.clustering_gold) {
-      j["url_precision"] = s.url_precision;
-      j["url_recall"] = s.url_recall;
-      j["url_f1"] = s.url_f1;
-    }
+    j.update(nlohmann::ordered_json{{"tp", s.tp},         {"fp", s.fp},          {"fn", s.fn},
+                                    {"precision", s.precision}, {"recall", s.recall}, {"f1", s.f1}});
+    if (s.clustering_gold)
+      j.update(nlohmann::ordered_json{{"url_precision", s.url_precision}, {"url_recall", s.url_recall}, {"url_f1", s.url_f1}});
     nlohmann::ordered_json variants = nlohmann::json::object();
     for (const auto& [v, counts] : s.by_variant) variants[v] = {{"pairs", counts.first}, {"clustered", counts.second}};
     if (!s.by_variant.empty()) j["variants"] = variants;

@@ -42,21 +42,20 @@ std::string feature_lines(const PageResult& r, const Trace& trace) {
   for (std::size_t i = 0; i < blocks.blocks.size(); ++i) {
     const Block& b = blocks.blocks[i];
     const BlockFeatures& f = b.features;
-    nlohmann::ordered_json j;
-    j["id"] = r.id;
-    j["block"] = i;
-    j["content"] = i < trace.labels.keep.size() && trace.labels.keep[i] != 0;
-    j["words"] = f.words;
-    j["link_words"] = f.link_words;
-    j["local_link_words"] = f.local_link_words;
-    j["chars"] = f.chars;
-    j["text_density"] = f.text_density;
-    j["link_density"] = f.link_density;
-    j["tag"] = std::string(tag_name(f.tag));
-    j["heading"] = f.heading;
-    j["flags"] = f.flags;
-    j["path"] = tag_path(blocks, b.element);
-    j["text"] = b.text.size() > 200 ? b.text.substr(0, b.text.find(' ', 200)) : b.text;
+    nlohmann::ordered_json j = {{"id", r.id},
+                                {"block", i},
+                                {"content", i < trace.labels.keep.size() && trace.labels.keep[i] != 0},
+                                {"words", f.words},
+                                {"link_words", f.link_words},
+                                {"local_link_words", f.local_link_words},
+                                {"chars", f.chars},
+                                {"text_density", f.text_density},
+                                {"link_density", f.link_density},
+                                {"tag", std::string(tag_name(f.tag))},
+                                {"heading", f.heading},
+                                {"flags", f.flags},
+                                {"path", tag_path(blocks, b.element)},
+                                {"text", b.text.size() > 200 ? b.text.substr(0, b.text.find(' ', 200)) : b.text}};
     out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     out += '\n';
   }

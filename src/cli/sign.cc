@@ -191,9 +191,9 @@ Command add_sign_command(CLI::App& app) {
 }
 
 Command add_idf_command(CLI::App& app) {
+  auto args = std::make_shared<IdfArgs>();
   CLI::App* cmd = app.add_subcommand("idf", "Collection statistics for the global signers");
   cmd->require_subcommand(1);
-  auto args = std::make_shared<IdfArgs>();
   CLI::App* build = cmd->add_subcommand(
       "build",
       "Count document frequencies of normalised terms over extract output\n"

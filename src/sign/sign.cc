@@ -138,30 +138,21 @@ Result<Signatures> signatures_from_json(const nlohmann::json& j) {
       s.*f.field = v;
     }
   }
-  auto list32 = [&](const char* name, std::vector<uint32_t>& out) {
+  // A list of fixed-width hex values, as wide as the vector's type.
+  auto list = [&]<typename T>(const char* name, std::vector<T>& out) {
     auto it = j.find(name);
     if (it == j.end()) return true;
     if (!it->is_array()) return false;
     for (const auto& item : *it) {
-      if (!parse_hex(item, v, 8)) return false;
-      out.push_back(static_cast<uint32_t>(v));
+      if (!parse_hex(item, v, 2 * sizeof(T))) return false;
+      out.push_back(static_cast<T>(v));
     }
     return true;
   };
-  auto list64 = [&](const char* name, std::vector<uint64_t>& out) {
-    auto it = j.find(name);
-    if (it == j.end()) return true;
-    if (!it->is_array()) return false;
-    for (const auto& item : *it) {
-      if (!parse_hex(item, v, 16)) return false;
-      out.push_back(v);
-    }
-    return true;
-  };
-  if (!list32("minhash", s.minhash)) return bad("minhash");
-  if (!list32("spotsigs", s.spotsigs)) return bad("spotsigs");
-  if (!list64("minhash_bands", s.minhash_bands)) return bad("minhash_bands");
-  if (!list64("supershingles", s.supershingles)) return bad("supershingles");
+  if (!list("minhash", s.minhash)) return bad("minhash");
+  if (!list("spotsigs", s.spotsigs)) return bad("spotsigs");
+  if (!list("minhash_bands", s.minhash_bands)) return bad("minhash_bands");
+  if (!list("supershingles", s.supershingles)) return bad("supershingles");
   if (auto it = j.find("lexrand"); it != j.end()) {
     if (!it->is_array()) return bad("lexrand");
     for (const auto& item : *it) {

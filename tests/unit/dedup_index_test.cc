@@ -12,27 +12,8 @@
 namespace husk {
 namespace {
 
-// Random 64-bit fingerprints with planted clusters: each planted member is
-// its centre with up to `spread` random bits flipped.
-std::vector<uint64_t> planted(std::size_t n, uint32_t spread, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<uint64_t> fp;
-  while (fp.size() < n) {
-    uint64_t centre = rng();
-    fp.push_back(centre);
-    std::size_t members = rng() % 6;
-    for (std::size_t m = 0; m < members && fp.size() < n; ++m) {
-      uint64_t v = centre;
-      uint32_t flips = static_cast<uint32_t>(rng() % (spread + 1));
-      for (uint32_t f = 0; f < flips; ++f) v ^= 1ull << (rng() % 64);
-      fp.push_back(v);
-    }
-  }
-  return fp;
-}
-
 TEST(SimhashTables, SamePairsAsBruteForceForEveryK) {
-  std::vector<uint64_t> fp = planted(20000, 10, 42);
+  std::vector<uint64_t> fp = test::planted_fingerprints(20000, 10, 42);
   for (uint32_t k = 0; k <= 8; ++k) {
     std::vector<Pair> fast = simhash_table_pairs(fp, k);
     std::vector<Pair> slow = simhash_brute_pairs(fp, k);

@@ -12,23 +12,6 @@
 namespace husk {
 namespace {
 
-// Fingerprints in planted clusters: a centre and up to five members with
-// up to `spread` bits flipped.
-std::vector<uint64_t> planted(std::size_t n, uint32_t spread, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<uint64_t> fp;
-  while (fp.size() < n) {
-    uint64_t centre = rng();
-    fp.push_back(centre);
-    for (std::size_t m = rng() % 6; m > 0 && fp.size() < n; --m) {
-      uint64_t v = centre;
-      for (uint32_t f = static_cast<uint32_t>(rng() % (spread + 1)); f > 0; --f) v ^= 1ull << (rng() % 64);
-      fp.push_back(v);
-    }
-  }
-  return fp;
-}
-
 std::unique_ptr<Index> open_index(const test::TempDir& dir, const std::string& name, uint32_t k) {
   IndexOptions options;
   options.dir = dir.file(name);
@@ -48,7 +31,7 @@ std::set<std::string> found(const Index& index, const PageResult& page) {
 
 TEST(Index, SimhashLookupsEqualBruteForceForEveryK) {
   test::TempDir dir;
-  const std::vector<uint64_t> fp = planted(1500, 10, 7);
+  const std::vector<uint64_t> fp = test::planted_fingerprints(1500, 10, 7);
   std::mt19937 rng(3);
   std::vector<PageResult> pages(fp.size());
   for (std::size_t i = 0; i < fp.size(); ++i) {

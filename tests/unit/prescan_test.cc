@@ -21,17 +21,17 @@ TEST_P(PrescanTest, RemovesInvisibleMarkup) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, PrescanTest,
     ::testing::Values(
-        PrescanCase{"script", "<p>a<script>if (x < 1) { y = '</p>'; }</script>b</p>", "<p>ab</p>"},
-        PrescanCase{"script case", "<p>a<SCRIPT type=x>z</ScRiPt >b</p>", "<p>ab</p>"},
-        PrescanCase{"style", "<style>p>b{}</style><p>x</p>", "<p>x</p>"},
-        PrescanCase{"comment", "a<!-- <p>hidden</p> -->b", "ab"},
-        PrescanCase{"empty comment", "a<!-->b", "ab"},
-        PrescanCase{"svg", "<p>x<svg><text>no</text></svg>y</p>", "<p>xy</p>"},
-        PrescanCase{"noscript", "<noscript><p>enable js</p></noscript><p>t</p>", "<p>t</p>"},
-        PrescanCase{"quoted gt", "<a title=\"a>b\" href=x>t</a>", "<a title=\"a>b\" href=x>t</a>"},
-        PrescanCase{"title keeps markup-like text", "<title><script>x</script></title>", "<title><script>x</script></title>"},
-        PrescanCase{"unterminated script", "<p>a</p><script>var x = 1;", "<p>a</p>"},
-        PrescanCase{"doctype kept", "<!DOCTYPE html><p>x", "<!DOCTYPE html><p>x"}),
+        PrescanCase{.name = "script", .html = "<p>a<script>if (x < 1) { y = '</p>'; }</script>b</p>", .expect = "<p>ab</p>"},
+        PrescanCase{.name = "script case", .html = "<p>a<SCRIPT type=x>z</ScRiPt >b</p>", .expect = "<p>ab</p>"},
+        PrescanCase{.name = "style", .html = "<style>p>b{}</style><p>x</p>", .expect = "<p>x</p>"},
+        PrescanCase{.name = "comment", .html = "a<!-- <p>hidden</p> -->b", .expect = "ab"},
+        PrescanCase{.name = "empty comment", .html = "a<!-->b", .expect = "ab"},
+        PrescanCase{.name = "svg", .html = "<p>x<svg><text>no</text></svg>y</p>", .expect = "<p>xy</p>"},
+        PrescanCase{.name = "noscript", .html = "<noscript><p>enable js</p></noscript><p>t</p>", .expect = "<p>t</p>"},
+        PrescanCase{.name = "quoted gt", .html = "<a title=\"a>b\" href=x>t</a>", .expect = "<a title=\"a>b\" href=x>t</a>"},
+        PrescanCase{.name = "title keeps markup-like text", .html = "<title><script>x</script></title>", .expect = "<title><script>x</script></title>"},
+        PrescanCase{.name = "unterminated script", .html = "<p>a</p><script>var x = 1;", .expect = "<p>a</p>"},
+        PrescanCase{.name = "doctype kept", .html = "<!DOCTYPE html><p>x", .expect = "<!DOCTYPE html><p>x"}),
     [](const ::testing::TestParamInfo<PrescanCase>& info) { return test::test_name(info.param.name); });
 
 TEST(Prescan, DeepNestingIsFlattenedButTextKept) {

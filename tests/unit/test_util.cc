@@ -72,6 +72,23 @@ std::string test_name(std::string text) {
   return text;
 }
 
+std::vector<uint64_t> planted_fingerprints(std::size_t n, uint32_t spread, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> fp;
+  while (fp.size() < n) {
+    uint64_t centre = rng();
+    fp.push_back(centre);
+    std::size_t members = rng() % 6;
+    for (std::size_t m = 0; m < members && fp.size() < n; ++m) {
+      uint64_t v = centre;
+      uint32_t flips = static_cast<uint32_t>(rng() % (spread + 1));
+      for (uint32_t f = 0; f < flips; ++f) v ^= 1ull << (rng() % 64);
+      fp.push_back(v);
+    }
+  }
+  return fp;
+}
+
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);

@@ -43,6 +43,10 @@ std::string test_name(std::string text);
 // GCC 12 warns falsely (-Wrestrict) on "literal" + std::to_string(n).
 std::string token(std::string_view prefix, long long n);
 
+// Random 64-bit fingerprints in planted clusters: each centre is followed
+// by up to five members with up to `spread` random bits flipped.
+std::vector<uint64_t> planted_fingerprints(std::size_t n, uint32_t spread, uint64_t seed);
+
 // One JSON line per element.
 std::vector<std::string> lines(const std::string& text);
 
