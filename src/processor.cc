@@ -80,7 +80,10 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
   cascade->site_template = std::move(*site_template);
   if (options.sign)
     if (Status st = check_signers(options.signing.signers); !st.ok()) return st;
-  return Processor(std::make_shared<const ProcessorOptions>(options), std::move(cascade));
+  auto kept = std::make_shared<ProcessorOptions>(options);
+  // Site rules' XPaths may name any attribute or text as written.
+  if (kept->sites) kept->parse.trim_markup = false;
+  return Processor(std::move(kept), std::move(cascade));
 }
 
 Processor::Processor(std::shared_ptr<const ProcessorOptions> options, std::shared_ptr<const Cascade> cascade)

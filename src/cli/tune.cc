@@ -68,8 +68,10 @@ int run_tune(const TuneArgs& args) {
   nlohmann::json gold = nlohmann::json::parse(gold_in, nullptr, false);
   if (!gold_in || gold.is_discarded() || !gold.is_object())
     return fail("tune", args.gold + ": not a JSON object of {id: {articleBody: text}}", 1);
-  const ProcessorOptions defaults;
-  Result<Processor> processor = Processor::make(defaults);
+  // Rules are XPaths over the page as written: every attribute stays.
+  ProcessorOptions options;
+  options.parse.trim_markup = false;
+  Result<Processor> processor = Processor::make(options);
   if (!processor.ok()) return fail("tune", processor.status().message(), 2);
   IngestStats stats;
   std::vector<Document> analyzed = analyze_all(args.inputs, IngestOptions{}, *processor, args.jobs, true, stats);

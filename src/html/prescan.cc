@@ -67,6 +67,28 @@ bool is_rcdata(uint64_t c) {
   return c == code_of("title") || c == code_of("textarea") || c == code_of("xmp");
 }
 
+// Elements whose white space is content.
+bool keeps_white_space(uint64_t c) {
+  return c == code_of("pre") || c == code_of("listing") || c == code_of("plaintext");
+}
+
+// White space as the HTML tokenizer defines it (no vertical tab).
+bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+// The attributes some husk stage reads: class and id hints, links, hidden
+// content, ARIA roles and labels, microdata and meta properties, images,
+// dates, table spans, list numbering and languages. Everything else (data-*,
+// srcset, event handlers, inline sizes) only costs parsing time.
+bool is_read_attribute(std::string_view name) {
+  static constexpr std::string_view kRead[] = {
+      "class", "id", "href", "src", "data-src", "alt", "style", "hidden", "aria-hidden", "aria-label", "role",
+      "itemprop", "itemscope", "itemtype", "lang", "property", "name", "content", "http-equiv", "charset", "rel",
+      "datetime", "colspan", "rowspan", "scope", "start", "reversed", "type"};
+  for (std::string_view read : kRead)
+    if (iequals(name, read)) return true;
+  return false;
+}
+
 bool is_name_char(char c) {
   return !(is_ascii_space(c) || c == '/' || c == '>' || c == '\0');
 }
@@ -135,17 +157,25 @@ class Prescanner {
       i = static_cast<const char*>(lt) - in_.data();
       if (i + 1 >= n) break;
       char next = in_[i + 1];
-      if (next == '!') {
-        i = declaration(i);
-      } else if (next == '/') {
-        i = end_tag(i);
-      } else if ((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z')) {
-        i = start_tag(i);
-      } else {
-        ++i;
+      const bool tag = next == '!' || next == '/' || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z');
+      if (!tag) {
+        ++i;  // a '<' of the text
+        continue;
       }
+      copy_text(i);
+      std::size_t end;
+      if (next == '!') {
+        end = declaration(i);
+      } else if (next == '/') {
+        end = end_tag(i);
+      } else {
+        end = start_tag(i);
+      }
+      // What the construct leaves (a kept tag, raw text) goes out as it is.
+      copy_until(end);
+      i = end;
     }
-    if (!full_) copy_until(n);
+    copy_text(n);
     Prescanned result;
     result.html = std::move(out_);
     if (full_)
@@ -160,27 +190,94 @@ class Prescanner {
   }
 
  private:
-  // Copies input [copy_from_, end) to the output, within the byte limit.
-  void copy_until(std::size_t end) {
-    if (full_ || end <= copy_from_) {
-      copy_from_ = std::max(copy_from_, end);
-      return;
-    }
+  // Appends to the output, within the byte limit.
+  void emit(std::string_view piece) {
+    if (full_) return;
     std::size_t room = options_.max_markup_bytes - std::min(options_.max_markup_bytes, out_.size());
-    std::string_view piece = in_.substr(copy_from_, end - copy_from_);
     if (piece.size() > room) {
       out_.append(piece.substr(0, utf8_cut(piece, room)));
       full_ = true;
     } else {
       out_.append(piece);
     }
-    copy_from_ = end;
+  }
+
+  // Copies input [copy_from_, end) to the output as it is.
+  void copy_until(std::size_t end) {
+    if (end > copy_from_) emit(in_.substr(copy_from_, end - copy_from_));
+    copy_from_ = std::max(copy_from_, end);
+  }
+
+  // Copies the text [copy_from_, end), a run of white space folded to its
+  // first character unless white space is content here.
+  void copy_text(std::size_t end) {
+    if (!options_.trim_markup || verbatim_open_ > 0) return copy_until(end);
+    std::size_t p = copy_from_;
+    while (p < end && !full_) {
+      std::size_t q = p;
+      while (q + 1 < end && !(is_html_space(in_[q]) && is_html_space(in_[q + 1]))) ++q;
+      if (q + 1 >= end) {
+        emit(in_.substr(p, end - p));
+        break;
+      }
+      emit(in_.substr(p, q + 1 - p));
+      for (p = q + 1; p < end && is_html_space(in_[p]);) ++p;
+    }
+    copy_from_ = std::max(copy_from_, end);
   }
 
   // Drops input [from, to): copies what precedes it, then skips it.
   void drop(std::size_t from, std::size_t to) {
     copy_until(from);
     copy_from_ = std::max(copy_from_, to);
+  }
+
+  // Pops the open elements above `depth`.
+  void pop_to(std::size_t depth) {
+    for (std::size_t k = depth; k < stack_.size(); ++k) verbatim_open_ -= keeps_white_space(stack_[k]);
+    stack_.resize(depth);
+  }
+
+  // Writes the start tag [i, gt] again with only the attributes husk reads,
+  // when it has others; `attrs` is where its attributes begin, `gt` its '>'.
+  void trim_attributes(std::size_t i, std::size_t attrs, std::size_t gt) {
+    const std::size_t end = gt;
+    kept_.clear();
+    bool dropped = false;
+    for (std::size_t p = attrs; p < end;) {
+      while (p < end && (is_html_space(in_[p]) || in_[p] == '/')) ++p;
+      if (p >= end) break;
+      std::size_t name_start = p;
+      while (p < end && !is_html_space(in_[p]) && in_[p] != '/' && in_[p] != '=' && in_[p] != '>') ++p;
+      if (p == name_start) ++p;  // a stray '='
+      std::string_view name = in_.substr(name_start, p - name_start);
+      std::size_t q = p;
+      while (q < end && is_html_space(in_[q])) ++q;
+      if (q < end && in_[q] == '=') {
+        p = q + 1;
+        while (p < end && is_html_space(in_[p])) ++p;
+        if (p < end && (in_[p] == '"' || in_[p] == '\'')) {
+          const void* close = std::memchr(in_.data() + p + 1, in_[p], end - p - 1);
+          p = close == nullptr ? end : static_cast<const char*>(close) - in_.data() + 1;
+        } else {
+          while (p < end && !is_html_space(in_[p])) ++p;
+        }
+      }
+      if (is_read_attribute(name)) {
+        kept_.emplace_back(name_start, p);
+      } else {
+        dropped = true;
+      }
+    }
+    if (!dropped) return;
+    copy_until(i);
+    emit(in_.substr(i, attrs - i));
+    for (const auto& [from, to] : kept_) {
+      emit(" ");
+      emit(in_.substr(from, to - from));
+    }
+    emit(gt > attrs && in_[gt - 1] == '/' ? "/>" : ">");
+    copy_from_ = std::max(copy_from_, gt + 1);
   }
 
   std::size_t declaration(std::size_t i) {
@@ -219,7 +316,7 @@ class Prescanner {
     uint64_t code = name_code(name_at(i + 2));
     for (std::size_t k = stack_.size(); k > 0; --k) {
       if (stack_[k - 1] == code) {
-        stack_.resize(k - 1);
+        pop_to(k - 1);
         break;
       }
     }
@@ -239,12 +336,15 @@ class Prescanner {
     }
     if (is_rcdata(code)) return end_of_raw_text(in_, after, name);
     // "<div/>" is an open div in HTML: only void elements never nest.
-    if (is_void(code)) return after;
+    if (is_void(code)) {
+      if (options_.trim_markup && gt < n) trim_attributes(i, i + 1 + name.size(), gt);
+      return after;
+    }
     if (closes_sibling(code)) {
       // An open sibling of the same kind within the last few entries closes.
       for (std::size_t k = stack_.size(), seen = 0; k > 0 && seen < 4; --k, ++seen) {
         if (stack_[k - 1] == code) {
-          stack_.resize(k - 1);
+          pop_to(k - 1);
           break;
         }
       }
@@ -260,6 +360,8 @@ class Prescanner {
       return after;
     }
     stack_.push_back(code);
+    verbatim_open_ += keeps_white_space(code);
+    if (options_.trim_markup && gt < n) trim_attributes(i, i + 1 + name.size(), gt);
     return after;
   }
 
@@ -271,6 +373,8 @@ class Prescanner {
   std::size_t elements_ = 0;
   std::size_t dropped_deep_ = 0;
   std::size_t dropped_many_ = 0;
+  std::size_t verbatim_open_ = 0;                       // open elements whose white space is content
+  std::vector<std::pair<std::size_t, std::size_t>> kept_;  // attributes of the tag being trimmed
   bool full_ = false;
 };
 

@@ -28,7 +28,7 @@ INSTANTIATE_TEST_SUITE_P(
         PrescanCase{.name = "empty comment", .html = "a<!-->b", .expect = "ab"},
         PrescanCase{.name = "svg", .html = "<p>x<svg><text>no</text></svg>y</p>", .expect = "<p>xy</p>"},
         PrescanCase{.name = "noscript", .html = "<noscript><p>enable js</p></noscript><p>t</p>", .expect = "<p>t</p>"},
-        PrescanCase{.name = "quoted gt", .html = "<a title=\"a>b\" href=x>t</a>", .expect = "<a title=\"a>b\" href=x>t</a>"},
+        PrescanCase{.name = "quoted gt", .html = "<a class=\"a>b\" href=x>t</a>", .expect = "<a class=\"a>b\" href=x>t</a>"},
         PrescanCase{.name = "title keeps markup-like text", .html = "<title><script>x</script></title>", .expect = "<title><script>x</script></title>"},
         PrescanCase{.name = "unterminated script", .html = "<p>a</p><script>var x = 1;", .expect = "<p>a</p>"},
         PrescanCase{.name = "doctype kept", .html = "<!DOCTYPE html><p>x", .expect = "<!DOCTYPE html><p>x"}),
@@ -76,6 +76,55 @@ TEST(Prescan, TooManyElementsAreFlattened) {
   Prescanned p = prescan(html, options);
   EXPECT_NE(p.html.find("w49"), std::string::npos);
   EXPECT_EQ(p.warnings.size(), 1u);
+}
+
+TEST(Prescan, KeepsOnlyTheAttributesHuskReads) {
+  const std::string html =
+      "<div class=\"a b\" data-x='{\"k\": 1}' onclick=go() id=main><img src=p.png srcset=\"p2.png 2x\" alt=\"A cat\"/>"
+      "<a href='/x' target=_blank title=\"t > u\">x</a><p>t</p></div>";
+  EXPECT_EQ(prescan(html, ParseOptions{}).html,
+            "<div class=\"a b\" id=main><img src=p.png alt=\"A cat\"/><a href='/x'>x</a><p>t</p></div>");
+  ParseOptions exact;
+  exact.trim_markup = false;
+  EXPECT_EQ(prescan(html, exact).html, html);
+}
+
+TEST(Prescan, FoldsWhiteSpaceOutsidePre) {
+  const std::string html = "<p>a  \n\n   b</p>\n\n  <pre>x\n\n   y</pre>  <p>c\t\td</p>";
+  EXPECT_EQ(prescan(html, ParseOptions{}).html, "<p>a b</p>\n<pre>x\n\n   y</pre> <p>c\td</p>");
+}
+
+TEST(Prescan, AnUnterminatedTagStaysAsWritten) {
+  const std::string html = "<p>a</p><div data-x=1 class=c";
+  EXPECT_EQ(prescan(html, ParseOptions{}).html, html);
+}
+
+// Trimming changes nothing that any stage reads: the same blocks, hints,
+// links and flags with and without it.
+TEST(Prescan, TrimmedMarkupSegmentsTheSame) {
+  const std::string html =
+      "<html lang=de><head><meta property=og:title content='Hello'><title>T</title></head><body>"
+      "<nav role=navigation data-n=1><a href=/a data-t=x>A</a></nav><article itemprop=articleBody data-q=3 class=post>"
+      "<p style='display:none' data-z=1>hidden</p><p>Text  with <a href='#s' onclick=x()>a link</a>.</p>"
+      "<div hidden>no</div><div aria-hidden=true>no</div></article></body></html>";
+  ParseOptions exact;
+  exact.trim_markup = false;
+  Blocks a = segment(*parse(html));
+  Blocks b = segment(*parse(html, exact));
+  ASSERT_EQ(a.blocks.size(), b.blocks.size());
+  for (std::size_t i = 0; i < a.blocks.size(); ++i) {
+    EXPECT_EQ(a.blocks[i].text, b.blocks[i].text);
+    EXPECT_EQ(a.blocks[i].features.link_words, b.blocks[i].features.link_words);
+    EXPECT_EQ(a.blocks[i].features.local_link_words, b.blocks[i].features.local_link_words);
+  }
+  ASSERT_EQ(a.elements.size(), b.elements.size());
+  for (std::size_t e = 0; e < a.elements.size(); ++e) {
+    EXPECT_EQ(a.elements[e].hints, b.elements[e].hints);
+    EXPECT_EQ(a.elements[e].flags, b.elements[e].flags);
+    EXPECT_EQ(a.elements[e].node, b.elements[e].node);
+  }
+  EXPECT_EQ(a.lang, "de");
+  EXPECT_EQ(a.og_title, "Hello");
 }
 
 TEST(Parse, HundredThousandDeepNestingParsesQuickly) {
