@@ -19,7 +19,7 @@
 //   7. headline   drop the <h1> that repeats the title
 //
 // Each step is a function of the shared state below; the order is the
-// cascade. Subtree totals are prefix sums over blocks (husk/blocks.h).
+// cascade. Subtree totals are prefix sums over blocks (husk/html.h).
 #include <algorithm>
 #include <optional>
 

@@ -1,5 +1,5 @@
 // The prescan: one forward pass over the markup that removes raw-text
-// elements and comments and enforces the parse limits (see husk/dom.h).
+// elements and comments and enforces the parse limits (see husk/html.h).
 //
 // It keeps a small stack of open element names to bound nesting. The stack
 // follows the HTML tree-construction rules only roughly: an end tag pops to

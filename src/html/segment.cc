@@ -1,5 +1,5 @@
 // Segmentation: one iterative walk over the Gumbo tree that produces the
-// text blocks, their features and the element table (see husk/blocks.h).
+// text blocks, their features and the element table (see husk/html.h).
 #include <gumbo.h>
 
 #include <array>

@@ -1,5 +1,5 @@
 // heavy_sent: the 3 sentences with the largest sum of their terms' tf*idf,
-// CRC32 of their concatenation in document order (seed 003, "Heavy Sent").
+// CRC32 of their concatenation in document order (Sergukova's lecture, "Heavy Sent").
 #include "sign/context.h"
 #include "sign/hashing.h"
 

@@ -1,4 +1,4 @@
-// imatch: I-Match (Chowdhury, Frieder, Grossman, McCabe 2002; seed 004):
+// imatch: I-Match (Chowdhury, Frieder, Grossman, McCabe 2002; «网页去重-算法篇»):
 // the document's distinct terms inside the lexicon band (neither too
 // frequent nor too rare in the collection), sorted, SHA-1.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// lexrand: I-Match over randomised lexicons (seed 003, "Lex Rand"; Kołcz,
+// lexrand: I-Match over randomised lexicons (Sergukova's lecture, "Lex Rand"; Kołcz,
 // Chowdhury, Alspector 2004). The lexicon is the I-Match band of terms;
 // copy k keeps a term when SplitMix64 of (term hash, seed + k) falls above
 // the drop share, so each copy is a fixed random 70% of the lexicon without ever

@@ -1,5 +1,5 @@
 // long_sent: the 2-3 longest sentences (in terms), CRC32 of their
-// concatenation in document order (seed 003, "Long Sent"). Ties go to the
+// concatenation in document order (Sergukova's lecture, "Long Sent"). Ties go to the
 // earlier sentence.
 #include "sign/context.h"
 #include "sign/hashing.h"

@@ -1,4 +1,4 @@
-// md5: MD5 of the normalised text, the exact-duplicate baseline (seed 003:
+// md5: MD5 of the normalised text, the exact-duplicate baseline (Sergukova's lecture:
 // "very precise, but sensitive to any change of the text").
 #include "sign/context.h"
 #include "sign/hashing.h"

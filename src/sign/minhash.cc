@@ -1,10 +1,10 @@
 // minhash (Broder, "On the resemblance and containment of documents",
-// 1997; seed 003 "LSH"): N seeded permutations pi_i(x) = (a_i x + b_i) mod
+// 1997; Sergukova's lecture, "LSH"): N seeded permutations pi_i(x) = (a_i x + b_i) mod
 // (2^31 - 1) of the document's shingle hashes; the minimum under each is one
 // element of the signature, and the share of equal elements estimates the
 // Jaccard similarity of the shingle sets. The signature is cut into b bands
 // of r rows; each band, tagged with its number, is hashed into a key, and
-// one equal key makes a candidate pair (seed 003: "number the groups").
+// one equal key makes a candidate pair (Sergukova's lecture: "number the groups").
 #include <algorithm>
 
 #include "sign/context.h"

@@ -1,5 +1,5 @@
 // simhash (Charikar, "Similarity estimation techniques from rounding
-// algorithms", STOC 2002; seeds 001-002): every feature's 64-bit hash votes
+// algorithms", STOC 2002; «彻底弄懂LSH之simHash算法»): every feature's 64-bit hash votes
 // +w on the bits it has set and -w on the others; the sign of each sum is
 // the bit. Features are the distinct terms weighted by tf*idf, or word
 // shingles weighted by their count when simhash_shingle > 1.
@@ -37,7 +37,7 @@ const Signer kSimhashSigner{"simhash", [](SignContext& c, Signatures& out) {
   out.simhash = fold(votes);
 }};
 
-// The homework seed's random-hyperplane simhash (000): each term adds three
+// The «Неточная кластеризация» homework report's random-hyperplane simhash: each term adds three
 // seeded steps in [-5, 5] to positions of a small dense vector (37
 // dimensions), which is projected on 64 random hyperplanes with integer
 // coordinates in [-100, 100]. Unlike summed feature hashes, the bits stay

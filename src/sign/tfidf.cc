@@ -1,5 +1,5 @@
 // tfidf: the L terms with the highest tf*idf, sorted, CRC32 of their
-// concatenation (seed 003, "TF*IDF"). Ties go to the smaller term.
+// concatenation (Sergukova's lecture, "TF*IDF"). Ties go to the smaller term.
 #include <algorithm>
 
 #include "sign/context.h"

@@ -1,4 +1,4 @@
-// The CLI contract of DESIGN.md, checked through the husk binary.
+// The CLI contract (README, "Using husk"), checked through the husk binary.
 #include <nlohmann/json.hpp>
 
 #include "unit/test_util.h"
