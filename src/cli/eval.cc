@@ -2,6 +2,7 @@
 // file against a gold file.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -26,7 +27,63 @@ struct EvalExtractArgs {
   std::size_t worst = 0;
 };
 
+nlohmann::ordered_json totals_json(const WcxbTotals& t) {
+  return {{"pages", t.pages},   {"precision", t.precision}, {"recall", t.recall},
+          {"f1", t.f1},         {"with", t.with_rate},      {"without", t.without_rate}};
+}
+
+// A WCXB split as gold: the benchmark's word score, overall and per page type.
+int run_eval_wcxb(const EvalExtractArgs& args) {
+  Result<WcxbScore> score = evaluate_wcxb(args.gold, args.prediction);
+  if (!score.ok()) return fail("eval extract", score.status().message(), 1);
+  const WcxbScore& s = *score;
+  if (args.json) {
+    nlohmann::ordered_json j = totals_json(s.all);
+    j["missing"] = s.missing;
+    nlohmann::ordered_json types = nlohmann::ordered_json::object();
+    for (const auto& [type, t] : s.by_type) types[type] = totals_json(t);
+    j["by_type"] = types;
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf("pages      %zu (%zu without a prediction)\n", s.all.pages, s.missing);
+    std::printf("precision  %.4f\nrecall     %.4f\nf1         %.4f\n", s.all.precision, s.all.recall, s.all.f1);
+    std::printf("with       %.4f  (share of \"with\" snippets found)\n", s.all.with_rate);
+    std::printf("without    %.4f  (share of \"without\" snippets found; lower is better)\n", s.all.without_rate);
+    std::printf("\n%-14s %6s %9s %9s %9s %7s %8s\n", "page type", "pages", "precision", "recall", "f1", "with", "without");
+    for (const auto& [type, t] : s.by_type)
+      std::printf("%-14s %6zu %9.4f %9.4f %9.4f %7.3f %8.3f\n", type.c_str(), t.pages, t.precision, t.recall, t.f1,
+                  t.with_rate, t.without_rate);
+  }
+  if (args.worst > 0) {
+    std::vector<const WcxbPage*> pages;
+    for (const WcxbPage& p : s.per_page) pages.push_back(&p);
+    std::stable_sort(pages.begin(), pages.end(), [](auto* a, auto* b) { return a->match.f1 < b->match.f1; });
+    std::printf("\nworst pages (f1  precision  recall  type  id):\n");
+    for (std::size_t i = 0; i < std::min(args.worst, pages.size()); ++i)
+      std::printf("  %.3f  %.3f  %.3f  %-13s %s\n", pages[i]->match.f1, pages[i]->match.precision,
+                  pages[i]->match.recall, pages[i]->type.c_str(), pages[i]->id.c_str());
+  }
+  if (!args.per_page.empty()) {
+    std::ofstream out(args.per_page, std::ios::binary | std::ios::trunc);
+    if (!out) return fail("eval extract", args.per_page + ": cannot open for writing", 1);
+    for (const WcxbPage& p : s.per_page) {
+      nlohmann::ordered_json j = {{"id", p.id},
+                                  {"type", p.type},
+                                  {"f1", p.match.f1},
+                                  {"precision", p.match.precision},
+                                  {"recall", p.match.recall},
+                                  {"with", {p.with_found, p.with_total}},
+                                  {"without", {p.without_found, p.without_total}},
+                                  {"predicted", p.predicted}};
+      out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    }
+  }
+  return 0;
+}
+
 int run_eval_extract(const EvalExtractArgs& args) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(args.gold, ec)) return run_eval_wcxb(args);
   Result<ExtractScore> score = evaluate_extraction(args.gold, args.prediction);
   if (!score.ok()) return fail("eval extract", score.status().message(), 1);
   const ExtractScore& s = *score;
@@ -162,9 +219,15 @@ Command add_eval_command(CLI::App& app) {
   auto args = std::make_shared<EvalExtractArgs>();
   CLI::App* extract = cmd->add_subcommand(
       "extract",
-      "Score husk extract output with the article-extraction-benchmark measure\n"
-      "(4-token shingles; precision, recall, F1, accuracy).");
-  extract->add_option("--gold", args->gold, "Gold JSON: {id: {articleBody: text}}")->required()->check(CLI::ExistingFile);
+      "Score husk extract output against gold: the article-extraction-benchmark\n"
+      "measure (4-token shingles; precision, recall, F1, accuracy) for its JSON\n"
+      "gold, or WCXB's word F1 with snippet rates and a table by page type for a\n"
+      "WCXB split's directory.");
+  extract->add_option("--gold", args->gold,
+                      "Gold: the article-extraction-benchmark's JSON {id: {articleBody: text}}, or a WCXB split\n"
+                      "(a directory with ground-truth/NNNN.json: word F1 by page type)")
+      ->required()
+      ->check(CLI::ExistingPath);
   extract->add_option("PRED", args->prediction, "husk extract JSONL output")->required()->check(CLI::ExistingFile);
   extract->add_option("--per-page", args->per_page, "Write per-page tp/fp/fn as JSONL to FILE");
   extract->add_option("--worst", args->worst, "List the N pages with the lowest F1");

@@ -28,8 +28,10 @@
 // directory and .html/.htm/.gz).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -69,8 +71,61 @@ Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std
 // The gold key a prediction id maps to: "dir/abc.html.gz" -> "abc".
 std::string gold_key(std::string_view id);
 
+// The text of every record of a husk extract JSONL file, by key_of(id).
+Result<std::unordered_map<std::string, std::string>> read_predictions(
+    const std::string& path, const std::function<std::string(const std::string&)>& key_of);
+
 // The F1 of one page's match (precision and recall of its shingles).
 double page_f1(const ShingleMatch& match);
+
+// ---- Extraction, the WCXB way ----
+//
+// The Web Content eXtraction Benchmark's word score, as its README
+// defines it: per page, the tokens are the \w+ runs (word_tokens()) of
+// the lower-cased text (full Unicode lower case); precision = |pred ∩
+// gold| / |pred| and recall = |pred ∩ gold| / |gold| over the token
+// multisets, F1 from the two. A page whose gold is empty scores 1 when the
+// prediction is empty too, else 0; an empty prediction scores 0. The set's
+// precision, recall and F1 are the means over pages (the mean of the
+// per-page F1s). Also: the share of the gold's "with" snippets (3-8 words a
+// correct extraction contains) found in the prediction, and of its
+// "without" snippets (boilerplate) found, both compared case-insensitively
+// as substrings.
+
+struct WordMatch {
+  double precision = 0, recall = 0, f1 = 0;
+};
+
+WordMatch match_words(std::string_view gold, std::string_view prediction);
+
+struct WcxbPage {
+  std::string id;    // the gold file's stem ("0001")
+  std::string type;  // article, forum, product, collection, listing, documentation, service
+  bool predicted = true;
+  WordMatch match;
+  std::size_t with_found = 0, with_total = 0;
+  std::size_t without_found = 0, without_total = 0;
+};
+
+struct WcxbTotals {
+  std::size_t pages = 0;
+  double precision = 0, recall = 0, f1 = 0;
+  double with_rate = 0, without_rate = 0;  // shares of all snippets
+};
+
+struct WcxbScore {
+  WcxbTotals all;
+  std::size_t missing = 0;                    // gold pages with no prediction (scored as empty)
+  std::map<std::string, WcxbTotals> by_type;  // by page type
+  std::vector<WcxbPage> per_page;
+};
+
+// gold_dir: a WCXB split (its ground-truth/ folder of NNNN.json, or that
+// folder itself); pred_path: husk extract JSONL, matched by gold_key(id).
+Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& pred_path);
+
+// The totals of a set of scored pages.
+WcxbTotals wcxb_totals(const std::vector<const WcxbPage*>& pages);
 
 // ---- Dedup ----
 

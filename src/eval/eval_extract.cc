@@ -90,6 +90,24 @@ ExtractScore score_pages(std::vector<PageScore> pages) {
   return s;
 }
 
+Result<std::unordered_map<std::string, std::string>> read_predictions(
+    const std::string& path, const std::function<std::string(const std::string&)>& key_of) {
+  std::unordered_map<std::string, std::string> predictions;
+  Status st = for_each_json_object(path, [&](const nlohmann::json& record, const Line& line) {
+    auto id_field = record.find("id");
+    auto text_field = record.find("text");
+    if (id_field == record.end() || !id_field->is_string())
+      return Status(Code::kInvalidArgument, line.source + ": \"id\" must be a string");
+    if (text_field != record.end() && !text_field->is_string() && !text_field->is_null())
+      return Status(Code::kInvalidArgument, line.source + ": \"text\" must be a string");
+    std::string text = text_field != record.end() && text_field->is_string() ? text_field->get<std::string>() : "";
+    predictions[key_of(id_field->get<std::string>())] = std::move(text);
+    return Status();
+  });
+  if (!st.ok()) return st;
+  return predictions;
+}
+
 std::string gold_key(std::string_view id) {
   std::size_t slash = id.find_last_of('/');
   if (slash != std::string_view::npos) id.remove_prefix(slash + 1);
@@ -105,20 +123,9 @@ Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std
   if (gold.is_discarded() || !gold.is_object())
     return Status(Code::kCorrupt, gold_path + ": not a JSON object of {id: {articleBody: ...}}");
 
-  std::unordered_map<std::string, std::string> predictions;
-  Status st = for_each_json_object(pred_path, [&](const nlohmann::json& record, const Line& line) {
-    auto id_field = record.find("id");
-    auto text_field = record.find("text");
-    if (id_field == record.end() || !id_field->is_string())
-      return Status(Code::kInvalidArgument, line.source + ": \"id\" must be a string");
-    if (text_field != record.end() && !text_field->is_string() && !text_field->is_null())
-      return Status(Code::kInvalidArgument, line.source + ": \"text\" must be a string");
-    std::string id = id_field->get<std::string>();
-    std::string text = text_field != record.end() && text_field->is_string() ? text_field->get<std::string>() : "";
-    predictions[gold.contains(id) ? id : gold_key(id)] = std::move(text);
-    return Status();
-  });
-  if (!st.ok()) return st;
+  Result<std::unordered_map<std::string, std::string>> predictions =
+      read_predictions(pred_path, [&](const std::string& id) { return gold.contains(id) ? id : gold_key(id); });
+  if (!predictions.ok()) return predictions.status();
 
   std::vector<PageScore> pages;
   for (const auto& [key, value] : gold.items()) {
@@ -127,8 +134,8 @@ Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std
       body = value["articleBody"].get<std::string>();
     PageScore page;
     page.id = key;
-    auto it = predictions.find(key);
-    page.predicted = it != predictions.end();
+    auto it = predictions->find(key);
+    page.predicted = it != predictions->end();
     page.match = match_shingles(body, page.predicted ? std::string_view(it->second) : std::string_view());
     pages.push_back(std::move(page));
   }

@@ -1,0 +1,164 @@
+// The WCXB word score (eval/eval.h, "Extraction, the WCXB way").
+#include <unicode/locid.h>
+#include <unicode/unistr.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unordered_map>
+
+#include "eval/eval.h"
+#include "husk/normalize.h"
+
+namespace husk {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Python's str.lower(): full Unicode lower case (ICU's root locale, which
+// also applies the final-sigma rule).
+std::string lower(std::string_view text) {
+  icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  u.toLower(icu::Locale::getRoot());
+  std::string out;
+  u.toUTF8String(out);
+  return out;
+}
+
+std::unordered_map<std::string_view, int> counts(const std::vector<std::string_view>& tokens) {
+  std::unordered_map<std::string_view, int> c;
+  for (std::string_view t : tokens) ++c[t];
+  return c;
+}
+
+// "category" is the benchmark's other name for a collection page.
+std::string page_type_of(const nlohmann::json& gold) {
+  auto internal = gold.find("_internal");
+  if (internal != gold.end() && internal->is_object()) {
+    auto type = internal->find("page_type");
+    if (type != internal->end()) {
+      std::string t;
+      if (type->is_string()) t = type->get<std::string>();
+      if (type->is_object() && type->contains("primary") && (*type)["primary"].is_string())
+        t = (*type)["primary"].get<std::string>();
+      if (t == "category") return "collection";
+      if (!t.empty()) return t;
+    }
+  }
+  return "article";
+}
+
+std::vector<std::string> strings_of(const nlohmann::json& j, const char* key) {
+  std::vector<std::string> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& v : *it)
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+WordMatch match_words(std::string_view gold, std::string_view prediction) {
+  std::string g = lower(gold), p = lower(prediction);
+  std::vector<std::string_view> gold_tokens = word_tokens(g), pred_tokens = word_tokens(p);
+  WordMatch m;
+  if (gold_tokens.empty()) {
+    m.precision = m.recall = m.f1 = pred_tokens.empty() ? 1.0 : 0.0;
+    return m;
+  }
+  if (pred_tokens.empty()) return m;
+  auto gold_counts = counts(gold_tokens);
+  std::size_t common = 0;
+  for (const auto& [token, n] : counts(pred_tokens)) {
+    auto it = gold_counts.find(token);
+    if (it != gold_counts.end()) common += static_cast<std::size_t>(std::min(n, it->second));
+  }
+  m.precision = static_cast<double>(common) / static_cast<double>(pred_tokens.size());
+  m.recall = static_cast<double>(common) / static_cast<double>(gold_tokens.size());
+  m.f1 = m.precision + m.recall > 0 ? 2 * m.precision * m.recall / (m.precision + m.recall) : 0.0;
+  return m;
+}
+
+WcxbTotals wcxb_totals(const std::vector<const WcxbPage*>& pages) {
+  WcxbTotals t;
+  t.pages = pages.size();
+  std::size_t with_found = 0, with_total = 0, without_found = 0, without_total = 0;
+  for (const WcxbPage* p : pages) {
+    t.precision += p->match.precision;
+    t.recall += p->match.recall;
+    t.f1 += p->match.f1;
+    with_found += p->with_found;
+    with_total += p->with_total;
+    without_found += p->without_found;
+    without_total += p->without_total;
+  }
+  if (!pages.empty()) {
+    const auto n = static_cast<double>(pages.size());
+    t.precision /= n;
+    t.recall /= n;
+    t.f1 /= n;
+  }
+  t.with_rate = with_total ? static_cast<double>(with_found) / static_cast<double>(with_total) : 0.0;
+  t.without_rate = without_total ? static_cast<double>(without_found) / static_cast<double>(without_total) : 0.0;
+  return t;
+}
+
+Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& pred_path) {
+  std::error_code ec;
+  fs::path dir = fs::is_directory(fs::path(gold_dir) / "ground-truth", ec) ? fs::path(gold_dir) / "ground-truth"
+                                                                          : fs::path(gold_dir);
+  std::vector<fs::path> files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".json") files.push_back(it->path());
+  if (ec) return Status(Code::kIo, dir.string() + ": " + ec.message());
+  if (files.empty()) return Status(Code::kNotFound, dir.string() + ": no ground-truth *.json files");
+  std::sort(files.begin(), files.end());
+
+  Result<std::unordered_map<std::string, std::string>> predictions =
+      read_predictions(pred_path, [](const std::string& id) { return gold_key(id); });
+  if (!predictions.ok()) return predictions.status();
+
+  WcxbScore score;
+  for (const fs::path& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    nlohmann::json gold = nlohmann::json::parse(in, nullptr, false);
+    if (gold.is_discarded() || !gold.is_object() || !gold.contains("ground_truth") || !gold["ground_truth"].is_object())
+      return Status(Code::kCorrupt, f.string() + ": not a WCXB ground-truth file (no \"ground_truth\" object)");
+    const nlohmann::json& truth = gold["ground_truth"];
+    auto main = truth.find("main_content");
+    std::string content = main != truth.end() && main->is_string() ? main->get<std::string>() : "";
+    WcxbPage page;
+    page.id = f.stem().string();
+    page.type = page_type_of(gold);
+    auto it = predictions->find(page.id);
+    page.predicted = it != predictions->end();
+    const std::string prediction = page.predicted ? it->second : std::string();
+    if (!page.predicted) ++score.missing;
+    page.match = match_words(content, prediction);
+    const std::string predicted_lower = lower(prediction);
+    for (const std::string& snippet : strings_of(truth, "with")) {
+      ++page.with_total;
+      page.with_found += predicted_lower.find(lower(snippet)) != std::string::npos;
+    }
+    for (const std::string& snippet : strings_of(truth, "without")) {
+      ++page.without_total;
+      page.without_found += predicted_lower.find(lower(snippet)) != std::string::npos;
+    }
+    score.per_page.push_back(std::move(page));
+  }
+  std::vector<const WcxbPage*> all;
+  std::map<std::string, std::vector<const WcxbPage*>> typed;
+  for (const WcxbPage& p : score.per_page) {
+    all.push_back(&p);
+    typed[p.type].push_back(&p);
+  }
+  score.all = wcxb_totals(all);
+  for (const auto& [type, pages] : typed) score.by_type[type] = wcxb_totals(pages);
+  return score;
+}
+
+}  // namespace husk
