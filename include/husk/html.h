@@ -95,6 +95,15 @@ struct ParseOptions {
   // Off where XPath rules may name any attribute or text (site rules, husk
   // tune).
   bool trim_markup = true;
+  // Parse what <noscript> holds as part of the page. Forum software (and
+  // other script-rendered sites) puts its whole server-rendered page there
+  // for crawlers; elsewhere noscript holds "enable JavaScript" notes and
+  // tracking pixels. The processor parses a page again with this on when
+  // the page alone shows almost no text but its noscript holds markup.
+  bool unwrap_noscript = false;
+  // JSON-LD scripts (type application/ld+json) are kept for the metadata and
+  // page type: at most this many bytes of them per page.
+  std::size_t max_json_ld_bytes = 1u << 20;
 };
 
 // A parsed page. Opaque: the stages that read it (segment, the XPath view)
@@ -108,6 +117,10 @@ class Dom {
   Dom& operator=(Dom&&) noexcept;
 
   const std::vector<std::string>& warnings() const;
+  // The bodies of the page's JSON-LD scripts, in document order.
+  const std::vector<std::string>& json_ld() const;
+  // Bytes of markup inside <noscript> that the prescan left out.
+  std::size_t noscript_bytes() const;
 
  private:
   friend struct DomAccess;
@@ -144,9 +157,10 @@ std::string_view tag_name(Tag tag);
 
 // Element flags: semantic markup seen on the element itself.
 enum ElementFlag : uint32_t {
-  kElemArticleBody = 1u << 0,  // itemprop="articleBody"/"text", role="article"
+  kElemArticleBody = 1u << 0,  // itemprop="articleBody"/"text"/"reviewBody", role="article"
   kElemMainRole = 1u << 1,     // role="main"
   kElemNavRole = 1u << 2,      // role="navigation"/"banner"/"contentinfo"/"complementary"/"search"/"menu"
+  kElemDescription = 1u << 3,  // itemprop="description"
 };
 
 // A block-level element of the page.
@@ -159,6 +173,7 @@ struct Element {
   uint32_t end_block = 0;
   uint32_t flags = 0;        // ElementFlag bits
   uint32_t node = kNone;     // the element's number in document order among all the Dom's elements
+  uint16_t schema = 0;       // 1 + index into Blocks::schema_types of its itemtype; 0 when it has none
   std::string hints;         // lower-cased class and id values, space-separated
 };
 
@@ -202,6 +217,11 @@ struct Blocks {
   std::string og_title;
   std::string first_h1;
   std::string lang;  // <html lang>, lower-cased
+  // What the page says about itself.
+  std::vector<std::pair<std::string, std::string>> meta;  // <meta> property|name|itemprop (lower-cased) -> content
+  std::string canonical;                    // <link rel=canonical href>
+  std::vector<std::string> json_ld;         // the bodies of its JSON-LD scripts
+  std::vector<std::string> schema_types;    // schema.org types of its itemtype attributes ("Product"), first use first
 };
 
 struct SegmentOptions {

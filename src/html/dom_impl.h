@@ -31,6 +31,8 @@ struct Dom::Impl {
   std::string html;  // the prescanned markup the tree points into
   GumboOutput* output = nullptr;
   std::vector<std::string> warnings;
+  std::vector<std::string> json_ld;
+  std::size_t noscript_bytes = 0;
 };
 
 struct DomAccess {

@@ -42,6 +42,8 @@ Dom::Dom(Dom&&) noexcept = default;
 Dom& Dom::operator=(Dom&&) noexcept = default;
 
 const std::vector<std::string>& Dom::warnings() const { return impl_->warnings; }
+const std::vector<std::string>& Dom::json_ld() const { return impl_->json_ld; }
+std::size_t Dom::noscript_bytes() const { return impl_->noscript_bytes; }
 
 uint32_t count_elements(const GumboNode* node) {
   uint32_t count = 0;
@@ -62,6 +64,8 @@ Result<Dom> parse(std::string_view html, const ParseOptions& options) {
   Prescanned pre = prescan(html, options);
   impl->html = std::move(pre.html);
   impl->warnings = std::move(pre.warnings);
+  impl->json_ld = std::move(pre.json_ld);
+  impl->noscript_bytes = pre.noscript_bytes;
   GumboOptions gumbo = kGumboDefaultOptions;
   gumbo.allocator = arena_allocate;
   gumbo.deallocator = arena_free;

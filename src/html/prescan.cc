@@ -178,6 +178,8 @@ class Prescanner {
     copy_text(n);
     Prescanned result;
     result.html = std::move(out_);
+    result.json_ld = std::move(json_ld_);
+    result.noscript_bytes = noscript_bytes_;
     if (full_)
       result.warnings.push_back("markup cut at " + std::to_string(options_.max_markup_bytes) + " bytes");
     if (dropped_deep_ > 0)
@@ -312,6 +314,22 @@ class Prescanner {
     return gt == nullptr ? in_.size() : static_cast<const char*>(gt) - in_.data() + 1;
   }
 
+  // A script start tag whose type is JSON-LD.
+  static bool is_json_ld(std::string_view tag) {
+    std::string lower = ascii_lower(tag);
+    return lower.find("ld+json") != std::string::npos;
+  }
+
+  // Keeps the body of a JSON-LD script [after, the start of its end tag).
+  void keep_json_ld(std::size_t after, std::size_t end) {
+    std::size_t close = in_.rfind('<', end == 0 ? 0 : end - 1);
+    if (close == std::string_view::npos || close < after) close = end;
+    std::string_view body = trim(in_.substr(after, close - after));
+    if (body.empty() || json_ld_bytes_ + body.size() > options_.max_json_ld_bytes) return;
+    json_ld_bytes_ += body.size();
+    json_ld_.emplace_back(body);
+  }
+
   std::size_t end_tag(std::size_t i) {
     uint64_t code = name_code(name_at(i + 2));
     for (std::size_t k = stack_.size(); k > 0; --k) {
@@ -329,8 +347,14 @@ class Prescanner {
     uint64_t code = name_code(name);
     std::size_t gt = tag_end(in_, i + 1 + name.size());
     std::size_t after = gt < n ? gt + 1 : n;
+    if (code == code_of("noscript") && options_.unwrap_noscript) {
+      drop(i, after);  // the tag goes, its markup stays
+      return after;
+    }
     if (is_dropped(code) && name.size() <= 8) {
       std::size_t end = end_of_raw_text(in_, after, name);
+      if (code == code_of("script") && is_json_ld(in_.substr(i, after - i))) keep_json_ld(after, end);
+      if (code == code_of("noscript")) noscript_bytes_ += end - after;
       drop(i, end);
       return end;
     }
@@ -374,6 +398,9 @@ class Prescanner {
   std::size_t dropped_deep_ = 0;
   std::size_t dropped_many_ = 0;
   std::size_t verbatim_open_ = 0;                       // open elements whose white space is content
+  std::vector<std::string> json_ld_;
+  std::size_t json_ld_bytes_ = 0;
+  std::size_t noscript_bytes_ = 0;
   std::vector<std::pair<std::size_t, std::size_t>> kept_;  // attributes of the tag being trimmed
   bool full_ = false;
 };

@@ -13,6 +13,8 @@ namespace husk {
 struct Prescanned {
   std::string html;
   std::vector<std::string> warnings;
+  std::vector<std::string> json_ld;  // bodies of application/ld+json scripts
+  std::size_t noscript_bytes = 0;     // markup inside <noscript> left out
 };
 
 Prescanned prescan(std::string_view html, const ParseOptions& options);

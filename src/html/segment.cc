@@ -12,6 +12,11 @@ namespace husk {
 
 namespace {
 
+// Bounds on what a page says about itself (a hostile page could repeat
+// <meta> tags without end).
+constexpr std::size_t kMaxMeta = 256;
+constexpr std::size_t kMaxSchemaTypes = 64;
+
 // What the walk does on meeting an element, by GumboTag.
 enum class TagAction : uint8_t {
   kInline,  // text flows through
@@ -98,6 +103,7 @@ uint32_t element_flags(const GumboElement& el) {
   if (const char* ip = attr(el, "itemprop")) {
     std::string v = ascii_lower(ip);
     if (v.find("articlebody") != std::string::npos || v == "text" || v == "reviewbody") flags |= kElemArticleBody;
+    if (v == "description") flags |= kElemDescription;
   }
   if (const char* role = attr(el, "role")) {
     std::string v = ascii_lower(role);
@@ -317,12 +323,19 @@ class Segmenter {
       const GumboElement& el = n->v.element;
       if (el.tag == GUMBO_TAG_TITLE && out_.title_tag.empty()) {
         out_.title_tag = subtree_text(n);
-      } else if (el.tag == GUMBO_TAG_META && out_.og_title.empty()) {
+      } else if (el.tag == GUMBO_TAG_META) {
         const char* prop = attr(el, "property");
         if (prop == nullptr) prop = attr(el, "name");
+        if (prop == nullptr) prop = attr(el, "itemprop");
         const char* content = attr(el, "content");
-        if (prop != nullptr && content != nullptr && (iequals(prop, "og:title") || iequals(prop, "twitter:title")))
+        if (prop == nullptr || content == nullptr) continue;
+        if (out_.og_title.empty() && (iequals(prop, "og:title") || iequals(prop, "twitter:title")))
           out_.og_title = collapse(content);
+        if (out_.meta.size() < kMaxMeta) out_.meta.emplace_back(ascii_lower(prop), collapse(content));
+      } else if (el.tag == GUMBO_TAG_LINK && out_.canonical.empty()) {
+        const char* rel = attr(el, "rel");
+        const char* href = attr(el, "href");
+        if (rel != nullptr && href != nullptr && iequals(rel, "canonical")) out_.canonical = std::string(trim(href));
       }
     }
   }
@@ -417,6 +430,7 @@ class Segmenter {
     e.first_block = static_cast<uint32_t>(out_.blocks.size());
     e.flags = element_flags(el);
     e.node = number;
+    if (const char* type = attr(el, "itemtype")) e.schema = schema_of(type);
     const char* cls = attr(el, "class");
     const char* id = attr(el, "id");
     if (cls != nullptr || id != nullptr) {
@@ -431,6 +445,22 @@ class Segmenter {
     innermost_element_ = index;
     element_depth_ = depth;
     return index;
+  }
+
+  // The index + 1 of a schema.org type ("https://schema.org/Product" ->
+  // "Product") in the page's list, added on first use.
+  uint16_t schema_of(std::string_view itemtype) {
+    itemtype = trim(itemtype);
+    itemtype = itemtype.substr(0, itemtype.find(' '));  // several types: the first
+    if (std::size_t slash = itemtype.find_last_of("/#"); slash != std::string_view::npos)
+      itemtype.remove_prefix(slash + 1);
+    if (itemtype.empty()) return 0;
+    auto& types = out_.schema_types;
+    for (std::size_t i = 0; i < types.size(); ++i)
+      if (types[i] == itemtype) return static_cast<uint16_t>(i + 1);
+    if (types.size() >= kMaxSchemaTypes) return 0;
+    types.emplace_back(itemtype);
+    return static_cast<uint16_t>(types.size());
   }
 
   void close_frame(const Frame& frame) {
@@ -475,6 +505,7 @@ class Segmenter {
 Blocks segment(const Dom& dom, const SegmentOptions& options) {
   Blocks blocks;
   Segmenter(options, blocks).run(*DomAccess::impl(dom).output);
+  blocks.json_ld = dom.json_ld();
   return blocks;
 }
 
