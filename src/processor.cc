@@ -152,6 +152,17 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
         }
       }
     }
+    // Script-revealed text: a page that still shows almost nothing, read
+    // with its hidden elements.
+    if (words_of(d.blocks) < kScriptShellWords) {
+      SegmentOptions revealed = o.segment;
+      revealed.keep_hidden = true;
+      Blocks blocks = segment(*dom, revealed);
+      if (words_of(blocks) > words_of(d.blocks)) {
+        d.blocks = std::move(blocks);
+        result.warnings.push_back("the page's text is hidden until a script shows it");
+      }
+    }
     for (const std::string& w : dom->warnings()) result.warnings.push_back(w);
     result.title = choose_title(d.blocks);
     if (keep_dom) d.dom.emplace(std::move(*dom));

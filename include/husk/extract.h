@@ -96,9 +96,18 @@ struct Vocabulary {
   std::vector<std::string> boilerplate_lines;  // whole-block texts that are never content, lower case
 };
 
+// A family of class/id words ("comment", "navigation", ...): the learned
+// extractor's features look for each family on a block's ancestors.
+struct HintFamily {
+  std::string name;
+  std::vector<std::string> substrings;  // match anywhere in a class or id value
+  std::vector<std::string> tokens;      // match a whole word of it (split at space, '-', '_')
+};
+
 struct ExtractConfig {
   DensityParams density;
   Vocabulary vocabulary;
+  std::vector<HintFamily> families;  // in name order
 };
 
 // The built-in configuration: DensityParams defaults and the vocabulary of

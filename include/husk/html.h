@@ -230,6 +230,12 @@ struct SegmentOptions {
   // Elements visited; beyond it the rest of the page is not segmented. The
   // prescan already bounds elements, this bounds text nodes as well.
   uint32_t max_nodes = 1000000;
+  // Also segment what is hidden (the hidden attribute, aria-hidden,
+  // display:none, visibility:hidden). Off: hidden text is not the page. The
+  // processor turns it on for a page that shows almost nothing, whose
+  // text a script will reveal (React's streamed server rendering keeps it
+  // in <div hidden>, single-page apps hide the body until they start).
+  bool keep_hidden = false;
 };
 
 Blocks segment(const Dom& dom, const SegmentOptions& options = {});

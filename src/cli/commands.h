@@ -22,5 +22,6 @@ Command add_tune_command(CLI::App& app);
 Command add_hook_command(CLI::App& app);
 Command add_serve_command(CLI::App& app);
 Command add_db_command(CLI::App& app);
+Command add_train_command(CLI::App& app);
 
 }  // namespace husk::cli

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/ordered_batches.h"
+#include "base/ordered_batches.h"
 #include "husk/ingest.h"
 #include "husk/processor.h"
 #include "husk/status.h"

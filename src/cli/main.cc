@@ -21,7 +21,7 @@ int run(int argc, char** argv) {
                                                husk::cli::add_idf_command(app), husk::cli::add_dedup_command(app),
                                                husk::cli::add_tune_command(app), husk::cli::add_serve_command(app),
                                                husk::cli::add_hook_command(app), husk::cli::add_db_command(app),
-                                               husk::cli::add_eval_command(app)};
+                                               husk::cli::add_eval_command(app), husk::cli::add_train_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -18,16 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Python's str.lower(): full Unicode lower case (ICU's root locale, which
-// also applies the final-sigma rule).
-std::string lower(std::string_view text) {
-  icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
-  u.toLower(icu::Locale::getRoot());
-  std::string out;
-  u.toUTF8String(out);
-  return out;
-}
-
 std::unordered_map<std::string_view, int> counts(const std::vector<std::string_view>& tokens) {
   std::unordered_map<std::string_view, int> c;
   for (std::string_view t : tokens) ++c[t];
@@ -62,8 +52,16 @@ std::vector<std::string> strings_of(const nlohmann::json& j, const char* key) {
 
 }  // namespace
 
+std::string lower_case(std::string_view text) {
+  icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  u.toLower(icu::Locale::getRoot());
+  std::string out;
+  u.toUTF8String(out);
+  return out;
+}
+
 WordMatch match_words(std::string_view gold, std::string_view prediction) {
-  std::string g = lower(gold), p = lower(prediction);
+  std::string g = lower_case(gold), p = lower_case(prediction);
   std::vector<std::string_view> gold_tokens = word_tokens(g), pred_tokens = word_tokens(p);
   WordMatch m;
   if (gold_tokens.empty()) {
@@ -139,14 +137,14 @@ Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& 
     const std::string prediction = page.predicted ? it->second : std::string();
     if (!page.predicted) ++score.missing;
     page.match = match_words(content, prediction);
-    const std::string predicted_lower = lower(prediction);
+    const std::string predicted_lower = lower_case(prediction);
     for (const std::string& snippet : strings_of(truth, "with")) {
       ++page.with_total;
-      page.with_found += predicted_lower.find(lower(snippet)) != std::string::npos;
+      page.with_found += predicted_lower.find(lower_case(snippet)) != std::string::npos;
     }
     for (const std::string& snippet : strings_of(truth, "without")) {
       ++page.without_total;
-      page.without_found += predicted_lower.find(lower(snippet)) != std::string::npos;
+      page.without_found += predicted_lower.find(lower_case(snippet)) != std::string::npos;
     }
     score.per_page.push_back(std::move(page));
   }

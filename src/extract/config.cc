@@ -1,5 +1,7 @@
 // ExtractConfig from TOML (config/extract.toml's format), over the built-in
 // defaults.
+#include <algorithm>
+
 #include "base/toml_config.h"
 #include "base/builtin_config.h"
 #include "husk/extract.h"
@@ -63,6 +65,35 @@ Status apply_vocabulary(const toml::table& table, const std::string& source, Voc
   return Status();
 }
 
+Status apply_families(const toml::table& table, const std::string& source, std::vector<HintFamily>& families) {
+  for (const auto& [name, node] : table) {
+    const toml::table* family = node.as_table();
+    if (family == nullptr)
+      return Status(Code::kInvalidArgument, toml_where(source, node) + ": families." + std::string(name.str()) +
+                                                " must be a table of substrings and tokens");
+    HintFamily f;
+    f.name = std::string(name.str());
+    for (const auto& [key, list] : *family) {
+      std::vector<std::string>* out = key.str() == "substrings" ? &f.substrings : key.str() == "tokens" ? &f.tokens : nullptr;
+      const toml::array* array = list.as_array();
+      if (out == nullptr || array == nullptr)
+        return Status(Code::kInvalidArgument, toml_where(source, list) + ": families." + f.name +
+                                                  " takes substrings = [...] and tokens = [...]");
+      for (const toml::node& item : *array) {
+        std::optional<std::string> s = item.value<std::string>();
+        if (!s || s->empty())
+          return Status(Code::kInvalidArgument, toml_where(source, item) + ": families." + f.name + " holds a non-string");
+        out->push_back(*s);
+      }
+    }
+    // A family given again replaces the built-in one.
+    std::erase_if(families, [&](const HintFamily& old) { return old.name == f.name; });
+    families.push_back(std::move(f));
+  }
+  std::sort(families.begin(), families.end(), [](const HintFamily& a, const HintFamily& b) { return a.name < b.name; });
+  return Status();
+}
+
 Result<ExtractConfig> parse_over(const std::string& text, const std::string& source, ExtractConfig config) {
   Result<toml::table> parsed = parse_toml(text, source);
   if (!parsed.ok()) return parsed.status();
@@ -73,6 +104,8 @@ Result<ExtractConfig> parse_over(const std::string& text, const std::string& sou
       st = apply_toml_fields(*table, source, "density", kDensityFields, config.density);
     } else if (key.str() == "vocabulary" && table != nullptr) {
       st = apply_vocabulary(*table, source, config.vocabulary);
+    } else if (key.str() == "families" && table != nullptr) {
+      st = apply_families(*table, source, config.families);
     } else {
       st = Status(Code::kInvalidArgument, toml_where(source, node) + ": unknown section " + std::string(key.str()));
     }

@@ -396,7 +396,7 @@ class Segmenter {
     const GumboElement& el = node->v.element;
     GumboTag tag = el.tag;
     TagAction action = tag_table().action[tag <= GUMBO_TAG_LAST ? tag : GUMBO_TAG_UNKNOWN];
-    if (action == TagAction::kSkip || is_hidden(el)) {
+    if (action == TagAction::kSkip || (!options_.keep_hidden && is_hidden(el))) {
       next_node_ += count_elements(node);
       return;
     }

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-namespace husk::cli {
+namespace husk {
 
 template <typename In, typename Out>
 class OrderedBatches {
@@ -79,4 +79,4 @@ class OrderedBatches {
   std::size_t batch_bytes_ = 0;
 };
 
-}  // namespace husk::cli
+}  // namespace husk

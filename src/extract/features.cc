@@ -1,0 +1,540 @@
+#include "extract/features.h"
+
+#include <re2/re2.h>
+#include <re2/set.h>
+#include <unicode/uchar.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "base/text_util.h"
+#include "base/url.h"
+
+namespace husk {
+
+namespace {
+
+// ---- what the page declares ----
+
+// @type values anywhere in a JSON-LD value (objects, arrays, @graph).
+void collect_types(const nlohmann::json& j, std::vector<std::string>& out, int depth) {
+  if (depth > 16 || out.size() > 64) return;
+  if (j.is_array()) {
+    for (const auto& v : j) collect_types(v, out, depth + 1);
+  } else if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      if (key == "@type") {
+        if (value.is_string()) out.push_back(value.get<std::string>());
+        if (value.is_array())
+          for (const auto& t : value)
+            if (t.is_string()) out.push_back(t.get<std::string>());
+      } else {
+        collect_types(value, out, depth + 1);
+      }
+    }
+  }
+}
+
+// Broken JSON-LD (trailing commas, raw newlines in strings, two objects
+// pasted together) still names its types: "@type": "X" wherever it stands.
+void scan_types(std::string_view text, std::vector<std::string>& out) {
+  static const RE2 kType("\"@type\"\\s*:\\s*(?:\\[\\s*)?\"([^\"]{1,64})\"");
+  re2::StringPiece input(text.data(), text.size());
+  std::string type;
+  while (out.size() <= 64 && RE2::FindAndConsume(&input, kType, &type)) out.push_back(type);
+}
+
+// "https://schema.org/Product" -> "Product".
+std::string bare_type(std::string t) {
+  if (std::size_t slash = t.find_last_of("/#:"); slash != std::string::npos) t.erase(0, slash + 1);
+  return t;
+}
+
+bool any_of(const std::vector<std::string>& types, std::initializer_list<std::string_view> wanted) {
+  for (const std::string& t : types)
+    for (std::string_view w : wanted)
+      if (iequals(t, w)) return true;
+  return false;
+}
+
+// ---- URL shapes ----
+
+struct UrlShape {
+  bool known = false, forum = false, product = false, collection = false, article = false, docs = false;
+  int depth = 0;
+};
+
+// Path segments that name what a page is on sites of every kind (forum
+// software, shop systems, blog engines, documentation generators).
+UrlShape url_shape(std::string_view url) {
+  UrlShape s;
+  if (url.empty()) return s;
+  s.known = true;
+  std::string path = ascii_lower(split_url(url).path);
+  std::vector<std::string_view> segments;
+  for (std::size_t i = 0; i < path.size();) {
+    std::size_t j = path.find('/', i);
+    if (j == std::string::npos) j = path.size();
+    if (j > i) segments.push_back(std::string_view(path).substr(i, j - i));
+    i = j + 1;
+  }
+  s.depth = static_cast<int>(segments.size());
+  auto has = [&](std::initializer_list<std::string_view> names) {
+    for (std::string_view seg : segments)
+      for (std::string_view n : names)
+        if (seg == n) return true;
+    return false;
+  };
+  s.forum = has({"t", "thread", "threads", "topic", "topics", "forum", "forums", "questions", "discussion",
+                 "discussions", "community", "comments", "d", "r", "showthread.php", "viewtopic.php"});
+  s.product = has({"product", "products", "p", "dp", "item", "items", "pd", "pdp", "sku", "buy"});
+  s.collection = has({"category", "categories", "collections", "collection", "c", "shop", "catalog", "catalogue",
+                      "browse", "department", "b"});
+  s.docs = has({"docs", "doc", "documentation", "api", "reference", "manual", "guide", "guides", "tutorial",
+                "tutorials", "wiki", "learn", "kb", "help"});
+  bool dated = false;
+  for (std::string_view seg : segments)
+    if (seg.size() == 4 && seg[0] == '2' && seg[1] == '0' && std::isdigit(static_cast<unsigned char>(seg[2])) &&
+        std::isdigit(static_cast<unsigned char>(seg[3])))
+      dated = true;
+  s.article = dated || has({"blog", "news", "article", "articles", "post", "posts", "story", "stories"});
+  return s;
+}
+
+// ---- text of a block ----
+
+struct TextStats {
+  float avg_word_len = 0, punct_per_word = 0, digit_ratio = 0, cap_ratio = 0;
+  bool ends_sentence = false, price = false, year = false;
+};
+
+bool is_currency(UChar32 c) {
+  return c == '$' || c == 0x20AC || c == 0xA3 || c == 0xA5 || c == 0x20B9 || c == 0x20BD || c == 0x20A9 || c == 0x20BA;
+}
+
+TextStats text_stats(std::string_view text, const BlockFeatures& f) {
+  TextStats s;
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const int32_t n = static_cast<int32_t>(text.size());
+  int32_t digits = 0, punct = 0, chars = 0, words = 0, caps = 0, run = 0;
+  bool word_start = true, after_currency = false, after_digit = false;
+  UChar32 last = 0;
+  for (int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(p, i, n, c);
+    if (c < 0) continue;
+    ++chars;
+    if (c == ' ') {
+      word_start = true;
+      after_digit = false;
+      run = 0;
+      continue;
+    }
+    if (word_start) {
+      ++words;
+      if (u_isupper(c)) ++caps;
+      word_start = false;
+    }
+    if (c >= '0' && c <= '9') {
+      ++digits;
+      ++run;
+      if (after_currency) s.price = true;
+      if (run == 4) {
+        // A year of the last century or this one, standing alone.
+        int32_t start = i - 4;
+        bool bounded = i >= n || !std::isdigit(p[i]);
+        if (bounded && (start == 0 || !std::isdigit(p[start - 1])) &&
+            ((p[start] == '1' && p[start + 1] == '9') || (p[start] == '2' && p[start + 1] == '0')))
+          s.year = true;
+      }
+      after_digit = true;
+      after_currency = false;
+    } else {
+      run = 0;
+      if (is_currency(c)) {
+        if (after_digit) s.price = true;
+        after_currency = true;
+      } else {
+        after_currency = false;
+      }
+      if (c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?' || c == 0x3002 || c == 0xFF0C) ++punct;
+      after_digit = false;
+    }
+    last = c;
+  }
+  const float w = static_cast<float>(std::max<uint32_t>(1, f.words));
+  s.avg_word_len = static_cast<float>(chars) / w;
+  s.punct_per_word = static_cast<float>(punct) / w;
+  s.digit_ratio = chars > 0 ? static_cast<float>(digits) / static_cast<float>(chars) : 0.0f;
+  s.cap_ratio = words > 0 ? static_cast<float>(caps) / static_cast<float>(words) : 0.0f;
+  s.ends_sentence = last == '.' || last == '!' || last == '?' || last == 0x2026 || last == 0x3002 || last == 0xFF01 ||
+                    last == 0xFF1F;
+  return s;
+}
+
+float log1p_f(double v) { return static_cast<float>(std::log1p(std::max(0.0, v))); }
+
+bool is_furniture_tag(Tag t) {
+  return t == Tag::kNav || t == Tag::kAside || t == Tag::kFooter || t == Tag::kHeader || t == Tag::kForm ||
+         t == Tag::kMenu;
+}
+
+// The fixed columns, in order; the families' two columns each follow.
+constexpr const char* kFixedNames[] = {
+    // page
+    "page_words_log", "page_blocks_log", "page_link_density", "page_main_share", "page_density_share",
+    "page_schema_article", "page_schema_product", "page_schema_discussion", "page_schema_list", "page_schema_docs",
+    "page_schema_organization", "page_og_article", "page_og_product", "page_price_share", "page_pre_share",
+    "page_list_share", "page_table_share", "url_known", "url_depth", "url_forum", "url_product", "url_collection",
+    "url_article", "url_docs",
+    // block
+    "words_log", "link_density", "text_density", "local_link_ratio", "avg_word_len", "ends_sentence",
+    "punct_per_word", "digit_ratio", "cap_ratio", "has_price", "has_year", "heading", "is_title", "duplicates_log",
+    "position", "word_position", "tag_p", "tag_li", "tag_cell", "tag_pre", "tag_dl", "tag_quote", "tag_caption",
+    "tag_generic", "in_form", "in_address",
+    // neighbours
+    "prev_words_log", "next_words_log", "prev_link_density", "next_link_density", "window_link_density",
+    "window_words_log",
+    // structure
+    "depth", "in_main", "in_furniture", "in_header", "in_footer", "in_nav", "in_aside", "list_depth", "in_table",
+    "density_keep", "parent_link_density", "grandparent_link_density", "parent_share", "parent_blocks_log",
+    "path_repeat_log", "same_siblings_log", "in_schema_article", "in_schema_product", "in_schema_review",
+    "in_schema_comment", "in_schema_breadcrumb", "in_schema_list_item", "in_article_body", "in_description",
+};
+constexpr std::size_t kFixed = std::size(kFixedNames);
+
+enum Col : std::size_t {
+  kPageWords, kPageBlocks, kPageLinkDensity, kPageMainShare, kPageDensityShare, kPageSchemaArticle,
+  kPageSchemaProduct, kPageSchemaDiscussion, kPageSchemaList, kPageSchemaDocs, kPageSchemaOrganization,
+  kPageOgArticle, kPageOgProduct, kPagePriceShare, kPagePreShare, kPageListShare, kPageTableShare, kUrlKnown,
+  kUrlDepth, kUrlForum, kUrlProduct, kUrlCollection, kUrlArticle, kUrlDocs,
+  kWords, kLinkDensity, kTextDensity, kLocalLinkRatio, kAvgWordLen, kEndsSentence, kPunctPerWord, kDigitRatio,
+  kCapRatio, kHasPrice, kHasYear, kHeading, kIsTitle, kDuplicates, kPosition, kWordPosition, kTagP, kTagLi,
+  kTagCell, kTagPre, kTagDl, kTagQuote, kTagCaption, kTagGeneric, kInForm, kInAddress,
+  kPrevWords, kNextWords, kPrevLinkDensity, kNextLinkDensity, kWindowLinkDensity, kWindowWords,
+  kDepth, kInMain, kInFurniture, kInHeader, kInFooter, kInNav, kInAside, kListDepth, kInTable, kDensityKeep,
+  kParentLinkDensity, kGrandparentLinkDensity, kParentShare, kParentBlocks, kPathRepeat, kSameSiblings,
+  kInSchemaArticle, kInSchemaProduct, kInSchemaReview, kInSchemaComment, kInSchemaBreadcrumb, kInSchemaListItem,
+  kInArticleBody, kInDescription,
+  kFirstFamily,
+};
+static_assert(kFirstFamily == kFixed, "a name for every fixed column");
+
+bool is_token_separator(char c) { return c == ' ' || c == '-' || c == '_' || c == '\t' || c == '\n'; }
+
+}  // namespace
+
+std::vector<std::string> declared_types(const Blocks& blocks) {
+  std::vector<std::string> raw;
+  for (const std::string& script : blocks.json_ld) {
+    nlohmann::json j = nlohmann::json::parse(script, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+      scan_types(script, raw);
+    } else {
+      collect_types(j, raw, 0);
+    }
+  }
+  for (const std::string& t : blocks.schema_types) raw.push_back(t);
+  for (const auto& [key, value] : blocks.meta)
+    if (key == "og:type") raw.push_back("og:" + ascii_lower(value));
+  std::vector<std::string> out;
+  for (std::string& t : raw) {
+    std::string bare = t.rfind("og:", 0) == 0 ? t : bare_type(t);
+    if (!bare.empty() && std::find(out.begin(), out.end(), bare) == out.end()) out.push_back(std::move(bare));
+  }
+  return out;
+}
+
+std::string declared_url(const Blocks& blocks) {
+  if (!blocks.canonical.empty()) return blocks.canonical;
+  for (const auto& [key, value] : blocks.meta)
+    if (key == "og:url") return value;
+  return {};
+}
+
+// The families compiled: one RE2 set over every substring, a token map.
+struct FeatureExtractor::Families {
+  std::vector<std::string> names;
+  RE2::Set substrings{RE2::Options(), RE2::UNANCHORED};
+  std::vector<std::size_t> substring_family;  // pattern index -> family
+  std::unordered_map<std::string, uint32_t> tokens;  // token -> family bits
+  bool compiled = false;
+
+  // Family bits of one element's class and id values.
+  uint32_t classify(std::string_view hints) const {
+    if (hints.empty()) return 0;
+    uint32_t bits = 0;
+    if (compiled) {
+      std::vector<int> hit;
+      if (substrings.Match(re2::StringPiece(hints.data(), hints.size()), &hit))
+        for (int h : hit) bits |= 1u << substring_family[static_cast<std::size_t>(h)];
+    }
+    for (std::size_t i = 0; i < hints.size();) {
+      while (i < hints.size() && is_token_separator(hints[i])) ++i;
+      std::size_t start = i;
+      while (i < hints.size() && !is_token_separator(hints[i])) ++i;
+      if (i > start) {
+        auto it = tokens.find(std::string(hints.substr(start, i - start)));
+        if (it != tokens.end()) bits |= it->second;
+      }
+    }
+    return bits;
+  }
+};
+
+FeatureExtractor::FeatureExtractor(const ExtractConfig& config) : families_(std::make_unique<Families>()) {
+  Families& f = *families_;
+  RE2::Options options;
+  options.set_log_errors(false);
+  f.substrings = RE2::Set(options, RE2::UNANCHORED);
+  for (std::size_t i = 0; i < config.families.size() && i < 32; ++i) {
+    const HintFamily& family = config.families[i];
+    f.names.push_back(family.name);
+    for (const std::string& s : family.substrings)
+      if (f.substrings.Add(RE2::QuoteMeta(s), nullptr) >= 0) f.substring_family.push_back(i);
+    for (const std::string& t : family.tokens) f.tokens[t] |= 1u << i;
+  }
+  f.compiled = !f.substring_family.empty() && f.substrings.Compile();
+  for (const char* name : kFixedNames) names_.emplace_back(name);
+  for (const std::string& family : f.names) {
+    names_.push_back("family_" + family + "_near");
+    names_.push_back("family_" + family + "_share");
+  }
+}
+
+FeatureExtractor::~FeatureExtractor() = default;
+
+std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& density, std::string_view url) const {
+  const std::size_t cols = columns();
+  const std::size_t n = blocks.blocks.size();
+  const std::size_t families = families_->names.size();
+  std::vector<float> x(n * cols, 0.0f);
+  if (n == 0) return x;
+  const auto& elements = blocks.elements;
+  const std::size_t m = elements.size();
+
+  // Prefix sums over blocks: words, link words, kept words, and the words
+  // in lists, tables, pre and price blocks.
+  std::vector<double> words(n + 1, 0), links(n + 1, 0);
+  double total = 0, kept = 0, pre = 0, list = 0, table = 0, link_total = 0;
+  std::size_t price_blocks = 0;
+  std::vector<TextStats> stats;
+  stats.reserve(n);
+  std::unordered_map<std::string_view, uint32_t> text_count;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Block& b = blocks.blocks[i];
+    const BlockFeatures& f = b.features;
+    words[i + 1] = words[i] + f.words;
+    links[i + 1] = links[i] + f.link_words;
+    total += f.words;
+    link_total += f.link_words;
+    if (i < density.keep.size() && density.keep[i]) kept += f.words;
+    if (f.flags & kBlockPre) pre += f.words;
+    if (f.flags & kBlockListItem) list += f.words;
+    if (f.flags & kBlockTableCell) table += f.words;
+    stats.push_back(text_stats(b.text, f));
+    price_blocks += stats[i].price;
+    ++text_count[b.text];
+  }
+  const double page_words = std::max(1.0, total);
+  auto subtree_words = [&](uint32_t e) { return words[elements[e].end_block] - words[elements[e].first_block]; };
+  auto subtree_ld = [&](uint32_t e) {
+    double w = subtree_words(e);
+    return w > 0 ? static_cast<float>((links[elements[e].end_block] - links[elements[e].first_block]) / w) : 0.0f;
+  };
+
+  // Per element, in pre-order (a parent comes before its children): the
+  // nearest ancestor-or-self of each family and its distance, semantic and
+  // furniture ancestry, class-free path repetition, schema.org scopes.
+  constexpr uint16_t kFar = 0xFFFF;
+  std::vector<uint16_t> near(m * families, kFar);
+  std::vector<uint32_t> near_at(m * families, Element::kNone);
+  std::vector<uint32_t> ancestry(m, 0);   // bits below
+  std::vector<uint8_t> list_depth(m, 0);
+  std::vector<uint64_t> path(m, 0);
+  std::unordered_map<uint64_t, uint32_t> path_count;
+  std::unordered_map<uint64_t, uint32_t> sibling_count;  // (parent, tag) -> children
+  enum : uint32_t {
+    kMain = 1, kFurniture = 2, kHeader = 4, kFooter = 8, kNav = 16, kAside = 32, kTable = 64, kSchemaArticle = 128,
+    kSchemaProduct = 256, kSchemaReview = 512, kSchemaComment = 1024, kSchemaBreadcrumb = 2048,
+    kSchemaListItem = 4096, kArticleBody = 8192, kDescription = 16384,
+  };
+  std::unordered_map<std::string_view, uint32_t> class_cache;
+  double main_words = 0;
+  for (uint32_t e = 0; e < m; ++e) {
+    const Element& el = elements[e];
+    const bool root = el.parent == Element::kNone;
+    const uint32_t p = root ? 0 : el.parent;
+    auto [cached, inserted] = class_cache.try_emplace(el.hints, 0);
+    if (inserted) cached->second = families_->classify(el.hints);
+    // <body>'s classes describe the page's state, not a region of it.
+    const uint32_t bits = root ? 0 : cached->second;
+    for (std::size_t f = 0; f < families; ++f) {
+      if (bits & (1u << f)) {
+        near[e * families + f] = 0;
+        near_at[e * families + f] = e;
+      } else if (!root && near[p * families + f] != kFar) {
+        near[e * families + f] = static_cast<uint16_t>(std::min<int>(near[p * families + f] + 1, kFar - 1));
+        near_at[e * families + f] = near_at[p * families + f];
+      }
+    }
+    uint32_t a = root ? 0 : ancestry[p];
+    const Tag t = el.tag;
+    if (t == Tag::kArticle || t == Tag::kMain || (el.flags & (kElemArticleBody | kElemMainRole))) a |= kMain;
+    if (is_furniture_tag(t) || (el.flags & kElemNavRole)) a |= kFurniture;
+    if (t == Tag::kHeader) a |= kHeader;
+    if (t == Tag::kFooter) a |= kFooter;
+    if (t == Tag::kNav || (el.flags & kElemNavRole)) a |= kNav;
+    if (t == Tag::kAside) a |= kAside;
+    if (t == Tag::kTable) a |= kTable;
+    if (el.flags & kElemArticleBody) a |= kArticleBody;
+    if (el.flags & kElemDescription) a |= kDescription;
+    if (el.schema != 0 && el.schema <= blocks.schema_types.size()) {
+      const std::string& type = blocks.schema_types[el.schema - 1];
+      auto is = [&](std::initializer_list<std::string_view> names) {
+        for (std::string_view nm : names)
+          if (iequals(type, nm)) return true;
+        return false;
+      };
+      if (is({"Article", "NewsArticle", "BlogPosting", "TechArticle", "Report", "ScholarlyArticle", "WebPageElement"}))
+        a |= kSchemaArticle;
+      if (is({"Product", "Offer", "AggregateOffer", "ProductGroup", "IndividualProduct"})) a |= kSchemaProduct;
+      if (is({"Review", "AggregateRating", "Rating"})) a |= kSchemaReview;
+      if (is({"Comment", "Answer", "Question", "DiscussionForumPosting", "SocialMediaPosting", "UserComments"}))
+        a |= kSchemaComment;
+      if (is({"BreadcrumbList"})) a |= kSchemaBreadcrumb;
+      if (is({"ListItem", "ItemList"})) a |= kSchemaListItem;
+    }
+    ancestry[e] = a;
+    list_depth[e] = static_cast<uint8_t>(std::min<int>((root ? 0 : list_depth[p]) + (t == Tag::kUl || t == Tag::kOl), 255));
+    path[e] = (root ? 0x9E3779B97F4A7C15ull : path[p] * 0x100000001B3ull) ^ (static_cast<uint64_t>(t) + 1);
+    ++path_count[path[e]];
+    ++sibling_count[(static_cast<uint64_t>(p) << 16) ^ static_cast<uint64_t>(t)];
+    if ((a & kMain) && !(root ? 0 : (ancestry[p] & kMain))) main_words += subtree_words(e);
+  }
+
+  // Page columns, the same on every row.
+  std::vector<std::string> types = declared_types(blocks);
+  const std::string own_url = url.empty() ? declared_url(blocks) : std::string(url);
+  const UrlShape shape = url_shape(own_url);
+  float page[kWords];
+  page[kPageWords] = log1p_f(total);
+  page[kPageBlocks] = log1p_f(static_cast<double>(n));
+  page[kPageLinkDensity] = static_cast<float>(link_total / page_words);
+  page[kPageMainShare] = static_cast<float>(std::min(1.0, main_words / page_words));
+  page[kPageDensityShare] = static_cast<float>(kept / page_words);
+  page[kPageSchemaArticle] = any_of(types, {"Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle",
+                                            "OpinionNewsArticle", "AnalysisNewsArticle", "LiveBlogPosting"});
+  page[kPageSchemaProduct] = any_of(types, {"Product", "ProductGroup", "Offer", "AggregateOffer", "IndividualProduct"});
+  page[kPageSchemaDiscussion] = any_of(types, {"DiscussionForumPosting", "QAPage", "Question", "Answer", "Comment",
+                                               "SocialMediaPosting"});
+  page[kPageSchemaList] = any_of(types, {"ItemList", "CollectionPage", "SearchResultsPage", "OfferCatalog"});
+  page[kPageSchemaDocs] = any_of(types, {"TechArticle", "APIReference", "SoftwareSourceCode", "HowTo"});
+  page[kPageSchemaOrganization] = any_of(types, {"Service", "Organization", "LocalBusiness", "ProfessionalService",
+                                                 "Corporation", "FinancialService", "LegalService"});
+  page[kPageOgArticle] = any_of(types, {"og:article"});
+  page[kPageOgProduct] = any_of(types, {"og:product", "og:og:product", "og:product.item"});
+  page[kPagePriceShare] = static_cast<float>(price_blocks) / static_cast<float>(n);
+  page[kPagePreShare] = static_cast<float>(pre / page_words);
+  page[kPageListShare] = static_cast<float>(list / page_words);
+  page[kPageTableShare] = static_cast<float>(table / page_words);
+  page[kUrlKnown] = shape.known;
+  page[kUrlDepth] = static_cast<float>(shape.depth);
+  page[kUrlForum] = shape.forum;
+  page[kUrlProduct] = shape.product;
+  page[kUrlCollection] = shape.collection;
+  page[kUrlArticle] = shape.article;
+  page[kUrlDocs] = shape.docs;
+
+  for (std::size_t i = 0; i < n; ++i) {
+    float* r = x.data() + i * cols;
+    std::copy(page, page + kWords, r);
+    const Block& b = blocks.blocks[i];
+    const BlockFeatures& f = b.features;
+    const TextStats& ts = stats[i];
+    r[kWords] = log1p_f(f.words);
+    r[kLinkDensity] = f.link_density;
+    r[kTextDensity] = f.text_density;
+    r[kLocalLinkRatio] = f.words ? static_cast<float>(f.local_link_words) / static_cast<float>(f.words) : 0.0f;
+    r[kAvgWordLen] = ts.avg_word_len;
+    r[kEndsSentence] = ts.ends_sentence;
+    r[kPunctPerWord] = ts.punct_per_word;
+    r[kDigitRatio] = ts.digit_ratio;
+    r[kCapRatio] = ts.cap_ratio;
+    r[kHasPrice] = ts.price;
+    r[kHasYear] = ts.year;
+    r[kHeading] = f.heading;
+    r[kIsTitle] = b.text == blocks.first_h1 || b.text == blocks.og_title || b.text == blocks.title_tag;
+    r[kDuplicates] = log1p_f(text_count[b.text] - 1.0);
+    r[kPosition] = static_cast<float>(i) / static_cast<float>(n);
+    r[kWordPosition] = static_cast<float>(words[i] / page_words);
+    const Tag t = f.tag;
+    r[kTagP] = t == Tag::kP;
+    r[kTagLi] = t == Tag::kLi;
+    r[kTagCell] = t == Tag::kTd || t == Tag::kTh;
+    r[kTagPre] = (f.flags & kBlockPre) != 0;
+    r[kTagDl] = t == Tag::kDt || t == Tag::kDd || t == Tag::kDl;
+    r[kTagQuote] = (f.flags & kBlockQuote) != 0;
+    r[kTagCaption] = (f.flags & kBlockCaption) != 0;
+    r[kTagGeneric] = t == Tag::kDiv || t == Tag::kSection || t == Tag::kSpan || t == Tag::kUnknown || t == Tag::kBody;
+    r[kInForm] = (f.flags & kBlockForm) != 0;
+    r[kInAddress] = (f.flags & kBlockAddress) != 0;
+    // boilerpipe's context: the neighbours, and a window of three each side.
+    const BlockFeatures* prev = i > 0 ? &blocks.blocks[i - 1].features : nullptr;
+    const BlockFeatures* next = i + 1 < n ? &blocks.blocks[i + 1].features : nullptr;
+    r[kPrevWords] = prev ? log1p_f(prev->words) : 0.0f;
+    r[kNextWords] = next ? log1p_f(next->words) : 0.0f;
+    r[kPrevLinkDensity] = prev ? prev->link_density : 1.0f;
+    r[kNextLinkDensity] = next ? next->link_density : 1.0f;
+    const std::size_t lo = i >= 3 ? i - 3 : 0, hi = std::min(n, i + 4);
+    const double window_words = words[hi] - words[lo];
+    r[kWindowLinkDensity] = window_words > 0 ? static_cast<float>((links[hi] - links[lo]) / window_words) : 0.0f;
+    r[kWindowWords] = log1p_f(window_words);
+    // Where the block sits.
+    const uint32_t e = b.element < m ? b.element : 0;
+    const Element& el = elements[e];
+    const uint32_t a = ancestry[e];
+    r[kDepth] = el.depth;
+    r[kInMain] = (a & kMain) != 0;
+    r[kInFurniture] = (a & kFurniture) != 0;
+    r[kInHeader] = (a & kHeader) != 0;
+    r[kInFooter] = (a & kFooter) != 0;
+    r[kInNav] = (a & kNav) != 0;
+    r[kInAside] = (a & kAside) != 0;
+    r[kListDepth] = list_depth[e];
+    r[kInTable] = (a & kTable) != 0;
+    r[kDensityKeep] = i < density.keep.size() && density.keep[i];
+    const uint32_t parent = el.parent == Element::kNone ? e : el.parent;
+    const uint32_t grandparent = elements[parent].parent == Element::kNone ? parent : elements[parent].parent;
+    r[kParentLinkDensity] = subtree_ld(parent);
+    r[kGrandparentLinkDensity] = subtree_ld(grandparent);
+    r[kParentShare] = static_cast<float>(subtree_words(parent) / page_words);
+    r[kParentBlocks] = log1p_f(elements[parent].end_block - elements[parent].first_block);
+    r[kPathRepeat] = log1p_f(path_count[path[e]] - 1.0);
+    r[kSameSiblings] =
+        log1p_f(sibling_count[(static_cast<uint64_t>(el.parent == Element::kNone ? 0 : el.parent) << 16) ^
+                              static_cast<uint64_t>(el.tag)] -
+                1.0);
+    r[kInSchemaArticle] = (a & kSchemaArticle) != 0;
+    r[kInSchemaProduct] = (a & kSchemaProduct) != 0;
+    r[kInSchemaReview] = (a & kSchemaReview) != 0;
+    r[kInSchemaComment] = (a & kSchemaComment) != 0;
+    r[kInSchemaBreadcrumb] = (a & kSchemaBreadcrumb) != 0;
+    r[kInSchemaListItem] = (a & kSchemaListItem) != 0;
+    r[kInArticleBody] = (a & kArticleBody) != 0;
+    r[kInDescription] = (a & kDescription) != 0;
+    for (std::size_t fam = 0; fam < families; ++fam) {
+      const uint16_t d = near[e * families + fam];
+      const uint32_t at = near_at[e * families + fam];
+      r[kFirstFamily + 2 * fam] = d == kFar ? 0.0f : 1.0f / (1.0f + static_cast<float>(d));
+      r[kFirstFamily + 2 * fam + 1] = at == Element::kNone ? 0.0f : static_cast<float>(subtree_words(at) / page_words);
+    }
+  }
+  return x;
+}
+
+}  // namespace husk

@@ -1,0 +1,52 @@
+// Block features for the learned extractor: one row of numbers per block,
+// computed once per page in time linear in its elements and blocks.
+//
+// A block is described by itself (Kohlschütter 2010's shallow text
+// features: words, link and text density, plus punctuation, digits,
+// capitals, prices, dates), by its neighbours (boilerpipe's context of the
+// previous and next block), by where it sits (its tag, depth, semantic and
+// furniture ancestors, the nearest ancestor of each class/id word family
+// and how much of the page that ancestor holds, repeated structures, the
+// density extractor's verdict) and by the page (its size, link density,
+// schema.org types, how much of it lists, tables and code hold). The
+// column names and their meaning are listed by feature_names(); README
+// documents them.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "husk/extract.h"
+
+namespace husk {
+
+// The schema.org types and OpenGraph type a page declares, in JSON-LD
+// (@type anywhere, @graph and arrays included; tolerant of broken JSON),
+// microdata itemtype and og:type, each once.
+std::vector<std::string> declared_types(const Blocks& blocks);
+
+// The URL a page gives for itself when the fetch gave none: <link
+// rel=canonical>, else og:url.
+std::string declared_url(const Blocks& blocks);
+
+class FeatureExtractor {
+ public:
+  explicit FeatureExtractor(const ExtractConfig& config);
+  ~FeatureExtractor();
+
+  // The column names: the fixed ones, then two per class/id family.
+  const std::vector<std::string>& names() const { return names_; }
+  std::size_t columns() const { return names_.size(); }
+
+  // Row-major: blocks.blocks.size() rows of columns() values. `density`
+  // is the density extractor's labels for the same page.
+  std::vector<float> rows(const Blocks& blocks, const Labels& density, std::string_view url) const;
+
+ private:
+  struct Families;
+  std::unique_ptr<Families> families_;
+  std::vector<std::string> names_;
+};
+
+}  // namespace husk
