@@ -3,6 +3,7 @@
 #include <gumbo.h>
 
 #include <array>
+#include <cctype>
 #include <cstring>
 
 #include "base/text_util.h"
@@ -91,8 +92,20 @@ bool style_hides(const char* style) {
          compact.find("visibility:hidden") != std::string::npos;
 }
 
+// React's streamed server rendering (React 18 Suspense, as Next.js and
+// other frameworks use it) sends each boundary's content late in the page
+// as <div hidden id="S:1f">, which a script moves into place: that is the
+// page, only not yet in position.
+bool is_streamed_boundary(const GumboElement& el) {
+  const char* id = attr(el, "id");
+  if (id == nullptr || id[0] != 'S' || id[1] != ':' || id[2] == 0) return false;
+  for (const char* p = id + 2; *p; ++p)
+    if (!std::isxdigit(static_cast<unsigned char>(*p))) return false;
+  return true;
+}
+
 bool is_hidden(const GumboElement& el) {
-  if (gumbo_get_attribute(&el.attributes, "hidden") != nullptr) return true;
+  if (gumbo_get_attribute(&el.attributes, "hidden") != nullptr) return !is_streamed_boundary(el);
   const char* aria = attr(el, "aria-hidden");
   if (aria != nullptr && iequals(aria, "true")) return true;
   return style_hides(attr(el, "style"));
