@@ -13,6 +13,8 @@
 
 #include "base/text_util.h"
 #include "base/url.h"
+#include "extractors/vocabulary.h"
+#include "normalize/languages.h"
 
 namespace husk {
 
@@ -178,6 +180,42 @@ TextStats text_stats(std::string_view text, const BlockFeatures& f) {
 
 float log1p_f(double v) { return static_cast<float>(std::log1p(std::max(0.0, v))); }
 
+// The block's words, lower-cased (full Unicode simple case mapping).
+template <typename Each>
+void each_lower_word(std::string_view text, Each&& each) {
+  std::string word;
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const int32_t n = static_cast<int32_t>(text.size());
+  for (int32_t i = 0; i <= n;) {
+    UChar32 c = ' ';
+    if (i < n) {
+      U8_NEXT(p, i, n, c);
+    } else {
+      ++i;
+    }
+    if (c == ' ' || c < 0) {
+      if (!word.empty()) each(std::string_view(word));
+      word.clear();
+      continue;
+    }
+    c = u_tolower(c);
+    char buf[4];
+    int32_t len = 0;
+    UBool error = false;
+    U8_APPEND(reinterpret_cast<uint8_t*>(buf), len, 4, c, error);
+    if (!error) word.append(buf, static_cast<std::size_t>(len));
+  }
+}
+
+// A word without the ASCII punctuation around it, for title overlap.
+std::string_view bare_word(std::string_view w) {
+  while (!w.empty() && static_cast<unsigned char>(w.back()) < 0x80 && !std::isalnum(static_cast<unsigned char>(w.back())))
+    w.remove_suffix(1);
+  while (!w.empty() && static_cast<unsigned char>(w.front()) < 0x80 && !std::isalnum(static_cast<unsigned char>(w.front())))
+    w.remove_prefix(1);
+  return w;
+}
+
 bool is_furniture_tag(Tag t) {
   return t == Tag::kNav || t == Tag::kAside || t == Tag::kFooter || t == Tag::kHeader || t == Tag::kForm ||
          t == Tag::kMenu;
@@ -204,6 +242,10 @@ constexpr const char* kFixedNames[] = {
     "density_keep", "parent_link_density", "grandparent_link_density", "parent_share", "parent_blocks_log",
     "path_repeat_log", "same_siblings_log", "in_schema_article", "in_schema_product", "in_schema_review",
     "in_schema_comment", "in_schema_breadcrumb", "in_schema_list_item", "in_article_body", "in_description",
+    // more of the block
+    "stopword_ratio", "has_url", "title_overlap", "before_h1", "h1_distance", "is_end_marker", "after_end_marker",
+    // the repeated item it belongs to
+    "item_count_log", "item_position", "item_words_log", "item_link_density", "item_distance", "item_first_block",
 };
 constexpr std::size_t kFixed = std::size(kFixedNames);
 
@@ -220,6 +262,8 @@ enum Col : std::size_t {
   kParentLinkDensity, kGrandparentLinkDensity, kParentShare, kParentBlocks, kPathRepeat, kSameSiblings,
   kInSchemaArticle, kInSchemaProduct, kInSchemaReview, kInSchemaComment, kInSchemaBreadcrumb, kInSchemaListItem,
   kInArticleBody, kInDescription,
+  kStopwordRatio, kHasUrl, kTitleOverlap, kBeforeH1, kH1Distance, kIsEndMarker, kAfterEndMarker,
+  kItemCount, kItemPosition, kItemWords, kItemLinkDensity, kItemDistance, kItemFirstBlock,
   kFirstFamily,
 };
 static_assert(kFirstFamily == kFixed, "a name for every fixed column");
@@ -258,6 +302,8 @@ std::string declared_url(const Blocks& blocks) {
 
 // The families compiled: one RE2 set over every substring, a token map.
 struct FeatureExtractor::Families {
+  explicit Families(const Vocabulary& v) : vocabulary(v) {}
+  CompiledVocabulary vocabulary;  // the end-of-article markers
   std::vector<std::string> names;
   RE2::Set substrings{RE2::Options(), RE2::UNANCHORED};
   std::vector<std::size_t> substring_family;  // pattern index -> family
@@ -286,7 +332,8 @@ struct FeatureExtractor::Families {
   }
 };
 
-FeatureExtractor::FeatureExtractor(const ExtractConfig& config) : families_(std::make_unique<Families>()) {
+FeatureExtractor::FeatureExtractor(const ExtractConfig& config)
+    : families_(std::make_unique<Families>(config.vocabulary)) {
   Families& f = *families_;
   RE2::Options options;
   options.set_log_errors(false);
@@ -358,6 +405,7 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   std::vector<uint64_t> path(m, 0);
   std::unordered_map<uint64_t, uint32_t> path_count;
   std::unordered_map<uint64_t, uint32_t> sibling_count;  // (parent, tag) -> children
+  std::vector<uint32_t> ordinal(m, 0);                   // among its parent's children of its tag
   enum : uint32_t {
     kMain = 1, kFurniture = 2, kHeader = 4, kFooter = 8, kNav = 16, kAside = 32, kTable = 64, kSchemaArticle = 128,
     kSchemaProduct = 256, kSchemaReview = 512, kSchemaComment = 1024, kSchemaBreadcrumb = 2048,
@@ -413,8 +461,48 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
     list_depth[e] = static_cast<uint8_t>(std::min<int>((root ? 0 : list_depth[p]) + (t == Tag::kUl || t == Tag::kOl), 255));
     path[e] = (root ? 0x9E3779B97F4A7C15ull : path[p] * 0x100000001B3ull) ^ (static_cast<uint64_t>(t) + 1);
     ++path_count[path[e]];
-    ++sibling_count[(static_cast<uint64_t>(p) << 16) ^ static_cast<uint64_t>(t)];
+    ordinal[e] = sibling_count[(static_cast<uint64_t>(p) << 16) ^ static_cast<uint64_t>(t)]++;
     if ((a & kMain) && !(root ? 0 : (ancestry[p] & kMain))) main_words += subtree_words(e);
+  }
+
+  // The repeated item an element belongs to: its nearest ancestor-or-self
+  // that has at least kItemSiblings siblings of its tag (cards of a grid,
+  // posts of a thread, rows of a listing).
+  constexpr uint32_t kItemSiblings = 3;
+  auto siblings_of = [&](uint32_t e) {
+    const Element& el = elements[e];
+    uint64_t key = (static_cast<uint64_t>(el.parent == Element::kNone ? 0 : el.parent) << 16) ^
+                   static_cast<uint64_t>(el.tag);
+    return sibling_count[key];
+  };
+  std::vector<uint32_t> item(m, Element::kNone);
+  std::vector<uint16_t> item_distance(m, 0);
+  for (uint32_t e = 0; e < m; ++e) {
+    const Element& el = elements[e];
+    if (el.parent != Element::kNone && siblings_of(e) >= kItemSiblings && el.end_block > el.first_block) {
+      item[e] = e;
+    } else if (el.parent != Element::kNone && item[el.parent] != Element::kNone) {
+      item[e] = item[el.parent];
+      item_distance[e] = static_cast<uint16_t>(std::min<int>(item_distance[el.parent] + 1, 0xFFFF));
+    }
+  }
+
+  // The title's words, the first <h1> and the first end-of-article marker.
+  std::unordered_set<std::string> title_words;
+  for (const std::string* t : {&blocks.title_tag, &blocks.og_title, &blocks.first_h1})
+    each_lower_word(*t, [&](std::string_view w) {
+      if (!bare_word(w).empty()) title_words.emplace(bare_word(w));
+    });
+  std::size_t h1 = n, end_marker = n;
+  std::vector<uint8_t> marker(n, 0);
+  const LanguageData& languages = language_data();
+  for (std::size_t i = 0; i < n; ++i) {
+    const BlockFeatures& f = blocks.blocks[i].features;
+    if (h1 == n && f.heading == 1) h1 = i;
+    if (f.words <= 6 && families_->vocabulary.is_end_marker(blocks.blocks[i].text)) {
+      marker[i] = 1;
+      if (end_marker == n) end_marker = i;
+    }
   }
 
   // Page columns, the same on every row.
@@ -527,6 +615,30 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
     r[kInSchemaListItem] = (a & kSchemaListItem) != 0;
     r[kInArticleBody] = (a & kArticleBody) != 0;
     r[kInDescription] = (a & kDescription) != 0;
+    uint32_t stopwords = 0, titled = 0, total_words = 0;
+    each_lower_word(b.text, [&](std::string_view w) {
+      ++total_words;
+      stopwords += languages.stopwords.count(w) > 0;
+      std::string_view bare = bare_word(w);
+      titled += !bare.empty() && title_words.count(std::string(bare)) > 0;
+    });
+    r[kStopwordRatio] = total_words ? static_cast<float>(stopwords) / static_cast<float>(total_words) : 0.0f;
+    r[kHasUrl] = b.text.find("://") != std::string::npos || b.text.find("www.") != std::string::npos;
+    r[kTitleOverlap] = total_words ? static_cast<float>(titled) / static_cast<float>(total_words) : 0.0f;
+    r[kBeforeH1] = h1 < n && i < h1;
+    r[kH1Distance] = h1 < n ? static_cast<float>(i > h1 ? i - h1 : h1 - i) / static_cast<float>(n) : 1.0f;
+    r[kIsEndMarker] = marker[i];
+    r[kAfterEndMarker] = end_marker < n && i > end_marker;
+    if (item[e] != Element::kNone) {
+      const uint32_t it = item[e];
+      const uint32_t count = siblings_of(it);
+      r[kItemCount] = log1p_f(count);
+      r[kItemPosition] = static_cast<float>(ordinal[it]) / static_cast<float>(std::max<uint32_t>(1, count));
+      r[kItemWords] = log1p_f(subtree_words(it));
+      r[kItemLinkDensity] = subtree_ld(it);
+      r[kItemDistance] = item_distance[e] + 1.0f;
+      r[kItemFirstBlock] = elements[it].first_block == i;
+    }
     for (std::size_t fam = 0; fam < families; ++fam) {
       const uint16_t d = near[e * families + fam];
       const uint32_t at = near_at[e * families + fam];
