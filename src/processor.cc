@@ -7,6 +7,9 @@
 #include <new>
 #include <nlohmann/json.hpp>
 
+#include "extract/features.h"
+#include "extract/page_type.h"
+#include "extract/registry.h"
 #include "sign/hashing.h"
 
 namespace husk {
@@ -35,10 +38,11 @@ uint32_t words_of(const Blocks& blocks) {
 //                (or file path), and the page has its Dom
 //   2. template  gate: the template store has a model for the page's site
 //                group (climbing the path)
-//   3. local     density (or fulltext when asked): always runs
+//   3. local     the page alone: the learned extractor (density when no
+//                block model is compiled in), or the one asked for
 // `extractor` picks the stages: auto runs all three; xpath runs 1 and 3
-// (warning on pages no rule matches); template runs 2 and 3; density and
-// fulltext run 3 alone.
+// (warning on pages no rule matches); template runs 2 and 3; learned,
+// density and fulltext run 3 alone.
 struct Processor::Cascade {
   bool rule_stage = false;
   bool template_stage = false;
@@ -46,10 +50,21 @@ struct Processor::Cascade {
   std::unique_ptr<Extractor> xpath;
   std::unique_ptr<Extractor> site_template;
   std::unique_ptr<Extractor> local;
+  // The page type, from the block features the learned extractor reads
+  // too; null when no page-type model is compiled in.
+  std::unique_ptr<FeatureExtractor> features;
+  std::unique_ptr<Extractor> density;
+  std::unique_ptr<PageTyper> typer;
 
   Labels run(const ProcessorOptions& o, const Blocks& blocks, const Dom* dom, std::string_view url,
-             std::string_view id) const {
+             std::string_view id, PageType* type) const {
     PageView view{blocks, dom, url, id};
+    PageFeatures page_features;
+    if (typer && !blocks.blocks.empty()) {
+      page_features = compute_page_features(*features, *density, view);
+      view.features = &page_features;
+      *type = typer->classify(*features, page_features.rows);
+    }
     // 1. rule
     if (rule_stage && o.sites && dom != nullptr) {
       view.sites = o.sites.get();
@@ -65,7 +80,7 @@ struct Processor::Cascade {
     }
     // 3. local
     Labels labels = labelled(*local, view);
-    if (warn_without_rule) labels.warnings.push_back("no site rule matches this page; density used");
+    if (warn_without_rule) labels.warnings.push_back("no site rule matches this page; " + labels.extractor + " used");
     return labels;
   }
 
@@ -79,7 +94,8 @@ struct Processor::Cascade {
 Result<Processor> Processor::make(const ProcessorOptions& options) {
   const std::string& name = options.extractor;
   auto cascade = std::make_shared<Cascade>();
-  const bool known = name == "auto" || name == "density" || name == "fulltext" || name == "xpath" || name == "template";
+  const bool known = name == "auto" || name == "learned" || name == "density" || name == "fulltext" ||
+                     name == "xpath" || name == "template";
   if (!known) {
     Result<std::unique_ptr<Extractor>> unknown = make_extractor(name, options.extract);
     return unknown.ok() ? Status(Code::kInvalidArgument, "extractor \"" + name + "\" cannot run alone") : unknown.status();
@@ -87,7 +103,12 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
   cascade->rule_stage = name == "auto" || name == "xpath";
   cascade->template_stage = name == "auto" || name == "template";
   cascade->warn_without_rule = name == "xpath";
-  Result<std::unique_ptr<Extractor>> local = make_extractor(name == "fulltext" ? "fulltext" : "density", options.extract);
+  Result<std::unique_ptr<Extractor>> local = make_extractor(name == "fulltext" || name == "density" ? name : "learned",
+                                                            options.extract);
+  // Without a block model the cascade's own fallback is density; asked for
+  // by name, the learned extractor's absence is an error.
+  if (!local.ok() && name != "learned" && options.extract.block_model.empty())
+    local = make_extractor("density", options.extract);
   Result<std::unique_ptr<Extractor>> xpath = make_extractor("xpath", options.extract);
   Result<std::unique_ptr<Extractor>> site_template = make_extractor("template", options.extract);
   if (!local.ok()) return local.status();
@@ -96,6 +117,10 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
   cascade->local = std::move(*local);
   cascade->xpath = std::move(*xpath);
   cascade->site_template = std::move(*site_template);
+  cascade->features = std::make_unique<FeatureExtractor>(options.extract);
+  cascade->density = make_density_extractor(options.extract);
+  if (Result<std::unique_ptr<PageTyper>> typer = PageTyper::builtin(*cascade->features); typer.ok())
+    cascade->typer = std::move(*typer);
   if (options.sign)
     if (Status st = check_signers(options.signing.signers); !st.ok()) return st;
   auto kept = std::make_shared<ProcessorOptions>(options);
@@ -180,7 +205,9 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
   try {
     const ProcessorOptions& o = *options_;
     std::string_view path = result.source.empty() ? std::string_view(result.id) : std::string_view(result.source);
-    Labels labels = cascade_->run(o, d.blocks, d.dom ? &*d.dom : nullptr, result.url, path);
+    PageType type;
+    Labels labels = cascade_->run(o, d.blocks, d.dom ? &*d.dom : nullptr, result.url, path, &type);
+    result.page_type = std::move(type.name);
     for (std::string& w : labels.warnings) result.warnings.push_back(std::move(w));
     result.extractor = labels.extractor;
     result.text = kept_text(d.blocks, labels);
@@ -241,6 +268,7 @@ std::string to_jsonl(const PageResult& r) {
   nlohmann::ordered_json j = {{"id", r.id},     {"url", r.url},
                               {"title", r.title}, {"text", r.text},
                               {"extractor", r.extractor}, {"boilerplate", std::round(r.boilerplate * 10000.0) / 10000.0}};
+  if (!r.page_type.empty()) j["page_type"] = r.page_type;
   if (!r.status.ok()) j["error"] = r.status.to_string();
   if (!r.warnings.empty()) j["warnings"] = r.warnings;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -108,6 +108,9 @@ struct ExtractConfig {
   DensityParams density;
   Vocabulary vocabulary;
   std::vector<HintFamily> families;  // in name order
+  // The learned extractor's block model: a file written by husk train
+  // extract, or empty for the model compiled into husk.
+  std::string block_model;
 };
 
 // The built-in configuration: DensityParams defaults and the vocabulary of
@@ -265,6 +268,8 @@ struct Labels {
   std::string extractor;  // the extractor that labelled the page
 };
 
+struct PageFeatures;
+
 // What an extractor sees of a page.
 struct PageView {
   const Blocks& blocks;
@@ -275,6 +280,9 @@ struct PageView {
   const SiteRules* sites = nullptr;
   const SiteRule* rule = nullptr;                // the site rule that matches the page
   const TemplateModel* site_template = nullptr;  // the stored template of its site
+  // The block features, when the processor computed them already (for the
+  // page type); the learned extractor computes them itself otherwise.
+  const PageFeatures* features = nullptr;
 };
 
 class Extractor {

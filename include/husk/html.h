@@ -161,6 +161,8 @@ enum ElementFlag : uint32_t {
   kElemMainRole = 1u << 1,     // role="main"
   kElemNavRole = 1u << 2,      // role="navigation"/"banner"/"contentinfo"/"complementary"/"search"/"menu"
   kElemDescription = 1u << 3,  // itemprop="description"
+  kElemAriaHidden = 1u << 4,   // aria-hidden="true" (drawn, but not read to screen readers)
+  kElemStructured = 1u << 5,   // not in the markup: text of the page's JSON-LD (html/structured.h)
 };
 
 // A block-level element of the page.
@@ -230,12 +232,15 @@ struct SegmentOptions {
   // Elements visited; beyond it the rest of the page is not segmented. The
   // prescan already bounds elements, this bounds text nodes as well.
   uint32_t max_nodes = 1000000;
-  // Also segment what is hidden (the hidden attribute, aria-hidden,
-  // display:none, visibility:hidden). Off: hidden text is not the page. The
+  // Also segment what is hidden (the hidden attribute, display:none,
+  // visibility:hidden). Off: hidden text is not the page. The
   // processor turns it on for a page that shows almost nothing, whose
   // text a script will reveal (React's streamed server rendering keeps it
   // in <div hidden>, single-page apps hide the body until they start).
   bool keep_hidden = false;
+  // A shop's product description given in JSON-LD and not shown in the
+  // page's text (a tab a script fills) becomes blocks after the page's own.
+  bool product_description = true;
 };
 
 Blocks segment(const Dom& dom, const SegmentOptions& options = {});

@@ -5,7 +5,7 @@
 //     -> the extraction cascade                           (husk/extract.h)
 //          1. site rule   an operator's XPath rule for the page's URL or path
 //          2. template    the stored template of the page's site group
-//          3. density     the page alone
+//          3. learned     the page alone (density without a block model)
 //        each stage runs only when its gate holds (a rule matches; a
 //        template is stored); `extractor` other than "auto" picks one stage
 //        (xpath and template still fall back to density for pages they
@@ -39,7 +39,8 @@ struct ProcessorOptions {
   DecodeOptions decode;
   ParseOptions parse;
   SegmentOptions segment;
-  // "auto" (the cascade), or one of "density", "fulltext", "xpath", "template".
+  // "auto" (the cascade), or one of "learned", "density", "fulltext",
+  // "xpath", "template".
   std::string extractor = "auto";
   ExtractConfig extract = default_extract_config();
   std::shared_ptr<const SiteRules> sites;          // per-site XPath rules; null: none
@@ -59,6 +60,10 @@ struct PageResult {
   std::string title;
   std::string text;       // the clean text: paragraphs separated by blank lines
   std::string extractor;  // the extractor that labelled the page
+  // What kind of page it is: article, collection, documentation, forum,
+  // listing, product or service (the page-type classifier's; empty for a
+  // page without text).
+  std::string page_type;
   std::string charset;
   double boilerplate = 0;  // share of the page's visible words extraction removed
   std::vector<std::string> warnings;

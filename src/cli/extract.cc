@@ -16,6 +16,7 @@ struct ExtractArgs {
   std::string format = "jsonl";
   std::string output = "-";
   std::string config;
+  std::string model;
   std::string sites;
   std::string dump_features;
   std::string learner = "infholder";
@@ -96,6 +97,7 @@ int run_extract(const ExtractArgs& args) {
     if (!config.ok()) return fail("extract", config.status().message(), 2);
     options.extract = std::move(*config);
   }
+  options.extract.block_model = args.model;
   if (!args.sites.empty()) {
     auto sites = SiteRules::load_dir(args.sites);
     if (!sites.ok()) return fail("extract", sites.status().message(), 2);
@@ -186,6 +188,8 @@ Command add_extract_command(CLI::App& app) {
   cmd->add_option("--format", args->format, "jsonl | text")->check(CLI::IsMember({"jsonl", "text"}))->capture_default_str();
   cmd->add_option("-o,--output", args->output, "Output file (- for stdout)")->capture_default_str();
   cmd->add_option("--config", args->config, "TOML file overriding the built-in config/extract.toml");
+  cmd->add_option("--model", args->model, "Block model for the learned extractor (husk train extract -o FILE); default: built in")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--sites", args->sites, "Directory of per-site XPath rules (*.toml); default: none")->type_name("DIR");
   cmd->add_option("--learner", args->learner, "template: infholder | inbreeding")
       ->check(CLI::IsMember({"infholder", "inbreeding"}))

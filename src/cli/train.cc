@@ -1,8 +1,9 @@
-// husk train: the learned models from a WCXB-layout split.
+// husk train: the learned models from gold sets.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -14,14 +15,17 @@ namespace husk::cli {
 namespace {
 
 struct TrainArgs {
-  std::string split;
+  std::vector<std::string> gold_sets;
   std::string dump;
+  std::string output;
   unsigned jobs = 0;
+  BlockModelOptions model;
+  PageTypeOptions page_type;
 };
 
 // The training matrix for analysis outside husk: names.txt, x.f32 (rows of
 // float32), blocks.tsv (page, block, coverage, tokens), pages.tsv (page,
-// id, domain, type, gold tokens), tokens.jsonl (per page, each block's
+// id, domain, type, gold tokens, source), tokens.jsonl (per page, each block's
 // token ids and the gold's).
 Status dump(const std::string& dir, const FeatureExtractor& features, const std::vector<TrainingPage>& pages) {
   std::error_code ec;
@@ -35,7 +39,7 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
     x.write(reinterpret_cast<const char*>(t.x.data()), static_cast<std::streamsize>(t.x.size() * sizeof(float)));
     for (std::size_t b = 0; b < t.coverage.size(); ++b)
       blocks << p << '\t' << b << '\t' << t.coverage[b] << '\t' << t.tokens[b].size() << '\n';
-    meta << p << '\t' << t.id << '\t' << t.domain << '\t' << t.type << '\t' << t.gold.size() << '\n';
+    meta << p << '\t' << t.id << '\t' << t.domain << '\t' << t.type << '\t' << t.gold.size() << '\t' << t.source << '\n';
     tokens << nlohmann::json({{"blocks", t.tokens},
                               {"gold", t.gold},
                               {"element", t.block_element},
@@ -49,35 +53,124 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
   return Status();
 }
 
-int run_train_extract(const TrainArgs& args) {
-  const ProcessorOptions options;
+// Every page of the gold sets, analysed; null after reporting why not.
+std::optional<std::vector<TrainingPage>> training_pages(const TrainArgs& args, const ProcessorOptions& options,
+                                                       const FeatureExtractor& features) {
   Result<Processor> processor = Processor::make(options);
-  if (!processor.ok()) return fail("train", processor.status().message(), 2);
-  FeatureExtractor features(options.extract);
-  Result<std::vector<TrainingPage>> pages = collect_training_pages(args.split, *processor, features, args.jobs);
-  if (!pages.ok()) return fail("train", pages.status().message(), 1);
+  if (!processor.ok()) {
+    fail("train", processor.status().message(), 2);
+    return std::nullopt;
+  }
+  Result<std::vector<TrainingPage>> pages = collect_training_pages(args.gold_sets, *processor, features, args.jobs);
+  if (!pages.ok()) {
+    fail("train", pages.status().message(), 1);
+    return std::nullopt;
+  }
   std::size_t blocks = 0;
   for (const TrainingPage& p : *pages) blocks += p.coverage.size();
-  std::fprintf(stderr, "husk train: %zu pages, %zu blocks, %zu features\n", pages->size(), blocks, features.columns());
+  std::fprintf(stderr, "husk train: %zu pages, %zu blocks, %zu block features, %zu page features\n", pages->size(),
+               blocks, features.columns(), features.page_names().size());
+  return std::move(*pages);
+}
+
+int write_model(const std::string& path, const std::string& model) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(model.data(), static_cast<std::streamsize>(model.size()));
+  out.close();
+  if (!out) return fail("train", path + ": cannot write", 1);
+  std::fprintf(stderr, "husk train: model written to %s (%zu bytes)\n", path.c_str(), model.size());
+  return 0;
+}
+
+int run_train_extract(const TrainArgs& args) {
+  const ProcessorOptions options;
+  FeatureExtractor features(options.extract);
+  std::optional<std::vector<TrainingPage>> pages = training_pages(args, options, features);
+  if (!pages) return 1;
   if (!args.dump.empty())
     if (Status st = dump(args.dump, features, *pages); !st.ok()) return fail("train", st.message(), 1);
-  return 0;
+  if (args.output.empty()) return 0;
+  CrossValidation cv;
+  Result<std::string> model = train_block_model(*pages, features.names(), args.model, &cv);
+  if (!model.ok()) return fail("train", model.status().message(), 1);
+  if (cv.folds > 0) {
+    std::printf("cross-validation, %zu folds grouped by domain (mean page F1, WCXB word score):\n", cv.folds);
+    for (const auto& [threshold, f1] : cv.f1)
+      std::printf("  threshold %.2f  F1 %.4f%s\n", threshold, f1, threshold == cv.threshold ? "  <- chosen" : "");
+    for (const auto& [type, f1] : cv.f1_by_type) std::printf("  %-14s %.4f\n", type.c_str(), f1);
+    if (cv.f1_by_source.size() > 1)
+      for (const auto& [source, f1] : cv.f1_by_source) std::printf("  %-30s %.4f\n", source.c_str(), f1);
+  }
+  return write_model(args.output, *model);
+}
+
+int run_train_page_type(const TrainArgs& args) {
+  const ProcessorOptions options;
+  FeatureExtractor features(options.extract);
+  std::optional<std::vector<TrainingPage>> pages = training_pages(args, options, features);
+  if (!pages) return 1;
+  PageTypeValidation cv;
+  Result<std::string> model = train_page_type_model(*pages, features, args.page_type, &cv);
+  if (!model.ok()) return fail("train", model.status().message(), 1);
+  if (cv.folds > 0) {
+    std::printf("cross-validation, %zu folds grouped by domain: accuracy %.4f\n", cv.folds, cv.accuracy);
+    if (cv.accuracy_by_source.size() > 1)
+      for (const auto& [source, a] : cv.accuracy_by_source) std::printf("  %-30s %.4f\n", source.c_str(), a);
+    std::printf("%-14s", "gold \\ said");
+    for (const std::string& t : cv.types) std::printf(" %6.6s", t.c_str());
+    std::printf("  recall\n");
+    for (std::size_t g = 0; g < cv.types.size(); ++g) {
+      std::size_t all = 0;
+      for (std::size_t n : cv.confusion[g]) all += n;
+      std::printf("%-14s", cv.types[g].c_str());
+      for (std::size_t n : cv.confusion[g]) std::printf(" %6zu", n);
+      std::printf("  %.3f\n", all ? static_cast<double>(cv.confusion[g][g]) / static_cast<double>(all) : 0.0);
+    }
+  }
+  if (args.output.empty()) return 0;
+  return write_model(args.output, *model);
 }
 
 }  // namespace
 
 Command add_train_command(CLI::App& app) {
   auto args = std::make_shared<TrainArgs>();
-  CLI::App* cmd = app.add_subcommand("train", "Train husk's learned models on a WCXB-layout split");
+  CLI::App* cmd = app.add_subcommand("train", "Train husk's learned models on gold sets");
   cmd->require_subcommand(1);
+  auto common = [&](CLI::App* sub, TreeOptions& tree) {
+    sub->add_option("GOLD", args->gold_sets, "Gold sets: split directories or ground-truth.json files")
+        ->required()
+        ->check(CLI::ExistingPath);
+    sub->add_option("-o,--output", args->output, "Write the trained model (XGBoost UBJSON) to FILE");
+    sub->add_option("--folds", tree.folds, "Cross-validation folds grouped by domain (0: none)")->capture_default_str();
+    sub->add_option("--rounds", tree.rounds, "Boosting rounds")->capture_default_str();
+    sub->add_option("--depth", tree.max_depth, "Tree depth")->capture_default_str();
+    sub->add_option("--threads", tree.threads, "Training threads (1 gives the same model on every machine)")
+        ->capture_default_str();
+    sub->add_option("-j,--jobs", args->jobs, "Pages analysed in parallel (0: one per core)")->capture_default_str();
+  };
+  const char* gold_help =
+      "A gold set is a WCXB-layout split's directory (html/NNNN.html.gz beside\n"
+      "ground-truth/NNNN.json) or a ground-truth.json {id: {articleBody, url}} with\n"
+      "html/<id>.html.gz beside it (every page an article). husk's own models and\n"
+      "the commands that made them: README, \"The learned extractor\".";
   CLI::App* extract = cmd->add_subcommand(
-      "extract",
-      "The block model: every page of SPLIT (html/NNNN.html.gz beside ground-truth/NNNN.json)\n"
-      "analysed, its blocks' features labelled by the gold text.");
-  extract->add_option("SPLIT", args->split, "The split's directory")->required()->check(CLI::ExistingDirectory);
+      "extract", std::string("The block model of the learned extractor: every page of the gold sets analysed,\n"
+                             "its blocks' features labelled by the gold text, cross-validated by domain, then\n"
+                             "trained on all of them.\n") +
+                     gold_help);
+  common(extract, args->model);
   extract->add_option("--dump", args->dump, "Write the training matrix to DIR for analysis");
-  extract->add_option("-j,--jobs", args->jobs, "Pages analysed in parallel (0: one per core)")->capture_default_str();
-  return {cmd, [args, extract] { return extract->parsed() ? run_train_extract(*args) : 2; }};
+  CLI::App* page_type = cmd->add_subcommand(
+      "page-type", std::string("The page-type classifier: one row of page features per page, labelled by the\n"
+                               "gold's page type, cross-validated by domain, then trained on all of them.\n") +
+                       gold_help);
+  common(page_type, args->page_type);
+  return {cmd, [args, extract, page_type] {
+            if (extract->parsed()) return run_train_extract(*args);
+            if (page_type->parsed()) return run_train_page_type(*args);
+            return 2;
+          }};
 }
 
 }  // namespace husk::cli

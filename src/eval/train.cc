@@ -1,8 +1,12 @@
 #include "eval/train.h"
 
+#include <xgboost/c_api.h>
+
 #include <algorithm>
 #include <filesystem>
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -33,12 +37,81 @@ uint64_t gram(std::string_view a, std::string_view b, std::string_view c) {
   return xxh64(a, 1) ^ (xxh64(b, 2) * 0x9E3779B97F4A7C15ull) ^ (xxh64(c, 3) * 0xC2B2AE3D27D4EB4Full);
 }
 
-// A page of the split read whole: its id, bytes and gold.
+// A page of a gold set read whole: its bytes, gold text and what the gold
+// says about it.
 struct SplitPage {
-  std::string id;
   RawPage raw;
-  nlohmann::json gold;
+  std::string gold, url, type, source;
 };
+
+Status read_html(const fs::path& html, const std::string& id, SplitPage& p) {
+  GzReader reader;
+  if (Status st = reader.open(html.string()); !st.ok()) return st;
+  reader.read_all(p.raw.bytes, IngestOptions{}.max_page_bytes);
+  if (!reader.status().ok()) return reader.status();
+  p.raw.id = id;
+  p.raw.source = html.string();
+  return Status();
+}
+
+std::string string_at(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// A WCXB-layout split: ground-truth/NNNN.json beside html/NNNN.html.gz.
+Status read_wcxb(const fs::path& root, std::vector<SplitPage>& out) {
+  std::error_code ec;
+  std::vector<fs::path> golds;
+  for (fs::directory_iterator it(root / "ground-truth", ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".json") golds.push_back(it->path());
+  if (ec) return Status(Code::kIo, (root / "ground-truth").string() + ": " + ec.message());
+  if (golds.empty()) return Status(Code::kNotFound, root.string() + ": no ground-truth/*.json");
+  std::sort(golds.begin(), golds.end());
+  for (const fs::path& g : golds) {
+    SplitPage p;
+    std::ifstream in(g, std::ios::binary);
+    nlohmann::json gold = nlohmann::json::parse(in, nullptr, false);
+    if (gold.is_discarded() || !gold.is_object() || !gold.contains("ground_truth") || !gold["ground_truth"].is_object())
+      return Status(Code::kCorrupt, g.string() + ": not a WCXB ground-truth file");
+    p.gold = string_at(gold["ground_truth"], "main_content");
+    p.url = string_at(gold, "url");
+    p.type = "article";
+    if (auto internal = gold.find("_internal"); internal != gold.end() && internal->is_object()) {
+      auto pt = internal->find("page_type");
+      if (pt != internal->end() && pt->is_object() && !string_at(*pt, "primary").empty())
+        p.type = string_at(*pt, "primary");
+    }
+    if (p.type == "category") p.type = "collection";
+    const std::string id = g.stem().string();
+    fs::path html = root / "html" / (id + ".html.gz");
+    if (!fs::exists(html)) html = root / "html" / (id + ".html");
+    if (Status st = read_html(html, id, p); !st.ok()) return st;
+    out.push_back(std::move(p));
+  }
+  return Status();
+}
+
+// The article-extraction-benchmark's layout: {id: {articleBody, url}} with
+// html/<id>.html.gz beside it. Every page is an article.
+Status read_article_benchmark(const fs::path& file, std::vector<SplitPage>& out) {
+  std::ifstream in(file, std::ios::binary);
+  nlohmann::json gold = nlohmann::json::parse(in, nullptr, false);
+  if (gold.is_discarded() || !gold.is_object()) return Status(Code::kCorrupt, file.string() + ": not JSON {id: {articleBody}}");
+  for (const auto& [id, entry] : gold.items()) {
+    if (!entry.is_object() || !entry.contains("articleBody"))
+      return Status(Code::kCorrupt, file.string() + ": " + id + " has no articleBody");
+    SplitPage p;
+    p.gold = string_at(entry, "articleBody");
+    p.url = string_at(entry, "url");
+    p.type = "article";
+    fs::path html = file.parent_path() / "html" / (id + ".html.gz");
+    if (!fs::exists(html)) html = file.parent_path() / "html" / (id + ".html");
+    if (Status st = read_html(html, id, p); !st.ok()) return st;
+    out.push_back(std::move(p));
+  }
+  return Status();
+}
 
 }  // namespace
 
@@ -104,34 +177,17 @@ double kept_f1(const TrainingPage& page, const std::vector<uint8_t>& keep) {
   return 2 * precision * recall / (precision + recall);
 }
 
-Result<std::vector<TrainingPage>> collect_training_pages(const std::string& split, const Processor& processor,
-                                                         const FeatureExtractor& features, unsigned jobs) {
-  const fs::path root(split);
-  std::error_code ec;
-  std::vector<fs::path> golds;
-  for (fs::directory_iterator it(root / "ground-truth", ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().extension() == ".json") golds.push_back(it->path());
-  if (ec) return Status(Code::kIo, (root / "ground-truth").string() + ": " + ec.message());
-  if (golds.empty()) return Status(Code::kNotFound, split + ": no ground-truth/*.json (a WCXB-layout split is needed)");
-  std::sort(golds.begin(), golds.end());
-
+Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::string>& gold_sets,
+                                                         const Processor& processor, const FeatureExtractor& features,
+                                                         unsigned jobs) {
   std::vector<SplitPage> split_pages;
-  for (const fs::path& g : golds) {
-    SplitPage p;
-    p.id = g.stem().string();
-    std::ifstream in(g, std::ios::binary);
-    p.gold = nlohmann::json::parse(in, nullptr, false);
-    if (p.gold.is_discarded() || !p.gold.is_object() || !p.gold.contains("ground_truth"))
-      return Status(Code::kCorrupt, g.string() + ": not a WCXB ground-truth file");
-    fs::path html = root / "html" / (p.id + ".html.gz");
-    if (!fs::exists(html)) html = root / "html" / (p.id + ".html");
-    GzReader reader;
-    if (Status st = reader.open(html.string()); !st.ok()) return st;
-    reader.read_all(p.raw.bytes, IngestOptions{}.max_page_bytes);
-    if (!reader.status().ok()) return reader.status();
-    p.raw.id = p.id;
-    p.raw.source = html.string();
-    split_pages.push_back(std::move(p));
+  for (const std::string& set : gold_sets) {
+    const fs::path path(set);
+    std::string source = (fs::is_directory(path) ? path : path.parent_path()).filename().string();
+    const std::size_t first = split_pages.size();
+    Status st = fs::is_directory(path) ? read_wcxb(path, split_pages) : read_article_benchmark(path, split_pages);
+    if (!st.ok()) return st;
+    for (std::size_t i = first; i < split_pages.size(); ++i) split_pages[i].source = source;
   }
 
   std::unique_ptr<Extractor> density = make_density_extractor(processor.options().extract);
@@ -144,25 +200,16 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::string& spli
   auto work = [&](const SplitPage& sp) {
     Worked w;
     TrainingPage& t = w.page;
-    t.id = sp.id;
-    const nlohmann::json& truth = sp.gold["ground_truth"];
-    std::string gold = truth.contains("main_content") && truth["main_content"].is_string()
-                           ? truth["main_content"].get<std::string>()
-                           : std::string();
-    std::string url = sp.gold.contains("url") && sp.gold["url"].is_string() ? sp.gold["url"].get<std::string>() : "";
-    t.domain = url_host(url);
+    t.id = sp.raw.id;
+    t.source = sp.source;
+    t.type = sp.type;
+    t.domain = url_host(sp.url);
     if (t.domain.rfind("www.", 0) == 0) t.domain.erase(0, 4);
-    t.type = "article";
-    if (auto internal = sp.gold.find("_internal"); internal != sp.gold.end() && internal->is_object()) {
-      const nlohmann::json& pt = (*internal)["page_type"];
-      if (pt.is_object() && pt.contains("primary") && pt["primary"].is_string()) t.type = pt["primary"].get<std::string>();
-    }
-    if (t.type == "category") t.type = "collection";
     Document d = processor.analyze(sp.raw, false);
     if (!d.result.status.ok()) return w;
-    Labels density_labels = density->extract(PageView{d.blocks, nullptr, "", sp.id});
+    Labels density_labels = density->extract(PageView{d.blocks, nullptr, "", sp.raw.id});
     t.x = features.rows(d.blocks, density_labels, "");
-    t.coverage = gold_coverage(d.blocks, gold);
+    t.coverage = gold_coverage(d.blocks, sp.gold);
     for (const Block& b : d.blocks.blocks) t.block_element.push_back(b.element);
     for (const Element& e : d.blocks.elements) {
       t.parent.push_back(e.parent);
@@ -170,7 +217,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::string& spli
       t.end_block.push_back(e.end_block);
     }
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
-    w.words.push_back(lower_tokens(gold));
+    w.words.push_back(lower_tokens(sp.gold));
     return w;
   };
   auto intern = [&](std::vector<std::string>& words) {
@@ -191,6 +238,253 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::string& spli
   for (SplitPage& p : split_pages) batches.push(std::move(p), 1);
   batches.finish();
   return out;
+}
+
+}  // namespace husk
+
+// ---- training ----
+
+namespace husk {
+
+namespace {
+
+Status xgboost_error(const std::string& what) { return Status(Code::kInternal, what + ": " + XGBGetLastError()); }
+
+struct Booster {
+  BoosterHandle h = nullptr;
+  ~Booster() {
+    if (h != nullptr) XGBoosterFree(h);
+  }
+};
+
+struct Matrix {
+  DMatrixHandle h = nullptr;
+  ~Matrix() {
+    if (h != nullptr) XGDMatrixFree(h);
+  }
+};
+
+// The rows of the chosen pages, their labels and weights.
+Status matrix_of(const std::vector<TrainingPage>& pages, const std::vector<std::size_t>& chosen, std::size_t cols,
+                 const BlockModelOptions& o, Matrix& m) {
+  std::vector<float> x, label, weight;
+  for (std::size_t p : chosen) {
+    const TrainingPage& t = pages[p];
+    x.insert(x.end(), t.x.begin(), t.x.end());
+    double tokens = 0;
+    for (const auto& b : t.tokens) tokens += static_cast<double>(b.size());
+    for (std::size_t b = 0; b < t.coverage.size(); ++b) {
+      label.push_back(t.coverage[b] >= o.label_cover ? 1.0f : 0.0f);
+      weight.push_back(static_cast<float>(static_cast<double>(t.tokens[b].size()) / std::max(1.0, tokens) + 0.001));
+    }
+  }
+  const bst_ulong rows = label.size();
+  if (XGDMatrixCreateFromMat(x.data(), rows, cols, NAN, &m.h) != 0) return xgboost_error("training matrix");
+  if (XGDMatrixSetFloatInfo(m.h, "label", label.data(), rows) != 0) return xgboost_error("labels");
+  if (XGDMatrixSetFloatInfo(m.h, "weight", weight.data(), rows) != 0) return xgboost_error("weights");
+  return Status();
+}
+
+Status fit(const Matrix& m, const TreeOptions& o, const char* objective, int classes, Booster& b) {
+  if (XGBoosterCreate(&m.h, 1, &b.h) != 0) return xgboost_error("booster");
+  const std::string threads = std::to_string(std::max(1u, o.threads));
+  const std::string seed = std::to_string(o.seed);
+  const std::string depth = std::to_string(o.max_depth);
+  const std::string eta = std::to_string(o.eta), subsample = std::to_string(o.subsample),
+                    colsample = std::to_string(o.colsample), num_class = std::to_string(classes);
+  const std::pair<const char*, const char*> params[] = {
+      {"objective", objective},     {"tree_method", "hist"},          {"max_depth", depth.c_str()},
+      {"eta", eta.c_str()},         {"subsample", subsample.c_str()}, {"colsample_bytree", colsample.c_str()},
+      {"nthread", threads.c_str()}, {"seed", seed.c_str()},           {"verbosity", "0"}};
+  for (const auto& [k, v] : params)
+    if (XGBoosterSetParam(b.h, k, v) != 0) return xgboost_error(std::string("parameter ") + k);
+  if (classes > 1 && XGBoosterSetParam(b.h, "num_class", num_class.c_str()) != 0)
+    return xgboost_error("parameter num_class");
+  for (int round = 0; round < o.rounds; ++round)
+    if (XGBoosterUpdateOneIter(b.h, round, m.h) != 0) return xgboost_error("training");
+  return Status();
+}
+
+Status fit(const Matrix& m, const BlockModelOptions& o, Booster& b) { return fit(m, o, "binary:logistic", 1, b); }
+
+// The trained model with its feature names and attributes, in UBJSON.
+Result<std::string> saved(const Booster& b, const std::vector<std::string>& names,
+                          const std::vector<std::pair<std::string, std::string>>& attributes) {
+  std::vector<const char*> name_ptrs;
+  for (const std::string& n : names) name_ptrs.push_back(n.c_str());
+  if (XGBoosterSetStrFeatureInfo(b.h, "feature_name", name_ptrs.data(), name_ptrs.size()) != 0)
+    return xgboost_error("feature names");
+  for (const auto& [key, value] : attributes)
+    if (XGBoosterSetAttr(b.h, key.c_str(), value.c_str()) != 0) return xgboost_error("attributes");
+  bst_ulong len = 0;
+  const char* bytes = nullptr;
+  if (XGBoosterSaveModelToBuffer(b.h, "{\"format\": \"ubj\"}", &len, &bytes) != 0) return xgboost_error("saving");
+  return std::string(bytes, len);
+}
+
+Result<std::vector<float>> predict(const Booster& b, const Matrix& m) {
+  static const char* kConfig =
+      "{\"type\": 0, \"training\": false, \"iteration_begin\": 0, \"iteration_end\": 0, \"strict_shape\": false}";
+  const bst_ulong* shape = nullptr;
+  bst_ulong dim = 0;
+  const float* result = nullptr;
+  if (XGBoosterPredictFromDMatrix(b.h, m.h, kConfig, &shape, &dim, &result) != 0) return xgboost_error("prediction");
+  bst_ulong size = 1;
+  for (bst_ulong d = 0; d < dim; ++d) size *= shape[d];
+  return std::vector<float>(result, result + size);
+}
+
+}  // namespace
+
+std::vector<int> domain_folds(const std::vector<TrainingPage>& pages, int folds) {
+  std::map<std::string, std::vector<std::size_t>> by_domain;
+  for (std::size_t p = 0; p < pages.size(); ++p) by_domain[pages[p].domain.empty() ? pages[p].id : pages[p].domain].push_back(p);
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> domains(by_domain.begin(), by_domain.end());
+  std::stable_sort(domains.begin(), domains.end(),
+                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+  std::vector<int> fold(pages.size(), 0);
+  std::vector<std::size_t> size(static_cast<std::size_t>(folds), 0);
+  for (const auto& [domain, members] : domains) {
+    auto lightest = static_cast<int>(std::min_element(size.begin(), size.end()) - size.begin());
+    for (std::size_t p : members) fold[p] = lightest;
+    size[static_cast<std::size_t>(lightest)] += members.size();
+  }
+  return fold;
+}
+
+Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const std::vector<std::string>& names,
+                                      const BlockModelOptions& o, CrossValidation* cv) {
+  XGBSetGlobalConfig("{\"verbosity\": 0}");
+  const std::size_t cols = names.size();
+  if (cv != nullptr && o.folds >= 2) {
+    const std::vector<int> fold = domain_folds(pages, o.folds);
+    std::vector<std::vector<float>> scores(pages.size());
+    for (int f = 0; f < o.folds; ++f) {
+      std::vector<std::size_t> train, test;
+      for (std::size_t p = 0; p < pages.size(); ++p) (fold[p] == f ? test : train).push_back(p);
+      Matrix tm, em;
+      Booster b;
+      if (Status st = matrix_of(pages, train, cols, o, tm); !st.ok()) return st;
+      if (Status st = fit(tm, o, b); !st.ok()) return st;
+      if (Status st = matrix_of(pages, test, cols, o, em); !st.ok()) return st;
+      Result<std::vector<float>> p = predict(b, em);
+      if (!p.ok()) return p.status();
+      std::size_t at = 0;
+      for (std::size_t page : test) {
+        std::size_t n = pages[page].coverage.size();
+        scores[page].assign(p->begin() + static_cast<std::ptrdiff_t>(at), p->begin() + static_cast<std::ptrdiff_t>(at + n));
+        at += n;
+      }
+    }
+    cv->folds = static_cast<std::size_t>(o.folds);
+    double best = -1;
+    for (double threshold : o.thresholds) {
+      double sum = 0;
+      std::map<std::string, std::pair<double, std::size_t>> typed, sources;
+      for (std::size_t p = 0; p < pages.size(); ++p) {
+        std::vector<uint8_t> keep(scores[p].size());
+        for (std::size_t b = 0; b < keep.size(); ++b) keep[b] = scores[p][b] >= threshold;
+        double f1 = kept_f1(pages[p], keep);
+        sum += f1;
+        typed[pages[p].type].first += f1;
+        ++typed[pages[p].type].second;
+        sources[pages[p].source].first += f1;
+        ++sources[pages[p].source].second;
+      }
+      double mean = pages.empty() ? 0 : sum / static_cast<double>(pages.size());
+      cv->f1[threshold] = mean;
+      if (mean > best) {
+        best = mean;
+        cv->threshold = threshold;
+        cv->f1_by_type.clear();
+        for (const auto& [type, s] : typed) cv->f1_by_type[type] = s.first / static_cast<double>(s.second);
+        cv->f1_by_source.clear();
+        for (const auto& [source, s] : sources) cv->f1_by_source[source] = s.first / static_cast<double>(s.second);
+      }
+    }
+  }
+  std::vector<std::size_t> all(pages.size());
+  for (std::size_t p = 0; p < pages.size(); ++p) all[p] = p;
+  Matrix m;
+  Booster b;
+  if (Status st = matrix_of(pages, all, cols, o, m); !st.ok()) return st;
+  if (Status st = fit(m, o, b); !st.ok()) return st;
+  char threshold[32];
+  std::snprintf(threshold, sizeof(threshold), "%.3f", cv != nullptr && cv->folds ? cv->threshold : 0.45);
+  return saved(b, names, {{"threshold", threshold}, {"trained_on", std::to_string(pages.size()) + " pages"}});
+}
+
+namespace {
+
+// One page row per page, and its type's class number.
+Status page_matrix(const std::vector<TrainingPage>& pages, const std::vector<std::size_t>& chosen,
+                   const FeatureExtractor& features, const std::vector<std::string>& types, Matrix& m) {
+  std::vector<float> x, label;
+  for (std::size_t p : chosen) {
+    std::vector<float> row = features.page_row(pages[p].x);
+    x.insert(x.end(), row.begin(), row.end());
+    label.push_back(static_cast<float>(std::lower_bound(types.begin(), types.end(), pages[p].type) - types.begin()));
+  }
+  const auto rows = static_cast<bst_ulong>(chosen.size());
+  if (XGDMatrixCreateFromMat(x.data(), rows, features.page_names().size(), NAN, &m.h) != 0)
+    return xgboost_error("training matrix");
+  if (XGDMatrixSetFloatInfo(m.h, "label", label.data(), rows) != 0) return xgboost_error("labels");
+  return Status();
+}
+
+}  // namespace
+
+Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
+                                          const PageTypeOptions& o, PageTypeValidation* cv) {
+  XGBSetGlobalConfig("{\"verbosity\": 0}");
+  std::vector<std::string> types;
+  for (const TrainingPage& p : pages) types.push_back(p.type);
+  std::sort(types.begin(), types.end());
+  types.erase(std::unique(types.begin(), types.end()), types.end());
+  if (types.size() < 2) return Status(Code::kInvalidArgument, "the gold sets name fewer than two page types");
+  const int classes = static_cast<int>(types.size());
+  if (cv != nullptr && o.folds >= 2) {
+    cv->types = types;
+    cv->confusion.assign(types.size(), std::vector<std::size_t>(types.size(), 0));
+    const std::vector<int> fold = domain_folds(pages, o.folds);
+    std::map<std::string, std::pair<std::size_t, std::size_t>> by_source;  // right, all
+    std::size_t right = 0;
+    for (int f = 0; f < o.folds; ++f) {
+      std::vector<std::size_t> train, test;
+      for (std::size_t p = 0; p < pages.size(); ++p) (fold[p] == f ? test : train).push_back(p);
+      Matrix tm, em;
+      Booster b;
+      if (Status st = page_matrix(pages, train, features, types, tm); !st.ok()) return st;
+      if (Status st = fit(tm, o, "multi:softprob", classes, b); !st.ok()) return st;
+      if (Status st = page_matrix(pages, test, features, types, em); !st.ok()) return st;
+      Result<std::vector<float>> p = predict(b, em);
+      if (!p.ok()) return p.status();
+      for (std::size_t i = 0; i < test.size(); ++i) {
+        const float* row = p->data() + i * types.size();
+        auto predicted = static_cast<std::size_t>(std::max_element(row, row + types.size()) - row);
+        auto gold = static_cast<std::size_t>(std::lower_bound(types.begin(), types.end(), pages[test[i]].type) -
+                                             types.begin());
+        ++cv->confusion[gold][predicted];
+        right += predicted == gold;
+        auto& s = by_source[pages[test[i]].source];
+        s.first += predicted == gold;
+        ++s.second;
+      }
+    }
+    cv->folds = static_cast<std::size_t>(o.folds);
+    cv->accuracy = pages.empty() ? 0 : static_cast<double>(right) / static_cast<double>(pages.size());
+    for (const auto& [source, s] : by_source)
+      cv->accuracy_by_source[source] = static_cast<double>(s.first) / static_cast<double>(s.second);
+  }
+  std::vector<std::size_t> all(pages.size());
+  for (std::size_t p = 0; p < pages.size(); ++p) all[p] = p;
+  Matrix m;
+  Booster b;
+  if (Status st = page_matrix(pages, all, features, types, m); !st.ok()) return st;
+  if (Status st = fit(m, o, "multi:softprob", classes, b); !st.ok()) return st;
+  std::string joined;
+  for (const std::string& t : types) joined += (joined.empty() ? "" : ",") + t;
+  return saved(b, features.page_names(), {{"types", joined}, {"trained_on", std::to_string(pages.size()) + " pages"}});
 }
 
 }  // namespace husk

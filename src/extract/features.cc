@@ -14,47 +14,12 @@
 #include "base/text_util.h"
 #include "base/url.h"
 #include "extractors/vocabulary.h"
+#include "html/structured.h"
 #include "normalize/languages.h"
 
 namespace husk {
 
 namespace {
-
-// ---- what the page declares ----
-
-// @type values anywhere in a JSON-LD value (objects, arrays, @graph).
-void collect_types(const nlohmann::json& j, std::vector<std::string>& out, int depth) {
-  if (depth > 16 || out.size() > 64) return;
-  if (j.is_array()) {
-    for (const auto& v : j) collect_types(v, out, depth + 1);
-  } else if (j.is_object()) {
-    for (const auto& [key, value] : j.items()) {
-      if (key == "@type") {
-        if (value.is_string()) out.push_back(value.get<std::string>());
-        if (value.is_array())
-          for (const auto& t : value)
-            if (t.is_string()) out.push_back(t.get<std::string>());
-      } else {
-        collect_types(value, out, depth + 1);
-      }
-    }
-  }
-}
-
-// Broken JSON-LD (trailing commas, raw newlines in strings, two objects
-// pasted together) still names its types: "@type": "X" wherever it stands.
-void scan_types(std::string_view text, std::vector<std::string>& out) {
-  static const RE2 kType("\"@type\"\\s*:\\s*(?:\\[\\s*)?\"([^\"]{1,64})\"");
-  re2::StringPiece input(text.data(), text.size());
-  std::string type;
-  while (out.size() <= 64 && RE2::FindAndConsume(&input, kType, &type)) out.push_back(type);
-}
-
-// "https://schema.org/Product" -> "Product".
-std::string bare_type(std::string t) {
-  if (std::size_t slash = t.find_last_of("/#:"); slash != std::string::npos) t.erase(0, slash + 1);
-  return t;
-}
 
 bool any_of(const std::vector<std::string>& types, std::initializer_list<std::string_view> wanted) {
   for (const std::string& t : types)
@@ -241,7 +206,7 @@ constexpr const char* kFixedNames[] = {
     "depth", "in_main", "in_furniture", "in_header", "in_footer", "in_nav", "in_aside", "list_depth", "in_table",
     "density_keep", "parent_link_density", "grandparent_link_density", "parent_share", "parent_blocks_log",
     "path_repeat_log", "same_siblings_log", "in_schema_article", "in_schema_product", "in_schema_review",
-    "in_schema_comment", "in_schema_breadcrumb", "in_schema_list_item", "in_article_body", "in_description",
+    "in_schema_comment", "in_schema_breadcrumb", "in_schema_list_item", "in_article_body", "in_description", "in_aria_hidden", "from_json_ld",
     // more of the block
     "stopword_ratio", "has_url", "title_overlap", "before_h1", "h1_distance", "is_end_marker", "after_end_marker",
     // the repeated item it belongs to
@@ -261,7 +226,7 @@ enum Col : std::size_t {
   kDepth, kInMain, kInFurniture, kInHeader, kInFooter, kInNav, kInAside, kListDepth, kInTable, kDensityKeep,
   kParentLinkDensity, kGrandparentLinkDensity, kParentShare, kParentBlocks, kPathRepeat, kSameSiblings,
   kInSchemaArticle, kInSchemaProduct, kInSchemaReview, kInSchemaComment, kInSchemaBreadcrumb, kInSchemaListItem,
-  kInArticleBody, kInDescription,
+  kInArticleBody, kInDescription, kInAriaHidden, kFromJsonLd,
   kStopwordRatio, kHasUrl, kTitleOverlap, kBeforeH1, kH1Distance, kIsEndMarker, kAfterEndMarker,
   kItemCount, kItemPosition, kItemWords, kItemLinkDensity, kItemDistance, kItemFirstBlock,
   kFirstFamily,
@@ -271,34 +236,6 @@ static_assert(kFirstFamily == kFixed, "a name for every fixed column");
 bool is_token_separator(char c) { return c == ' ' || c == '-' || c == '_' || c == '\t' || c == '\n'; }
 
 }  // namespace
-
-std::vector<std::string> declared_types(const Blocks& blocks) {
-  std::vector<std::string> raw;
-  for (const std::string& script : blocks.json_ld) {
-    nlohmann::json j = nlohmann::json::parse(script, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) {
-      scan_types(script, raw);
-    } else {
-      collect_types(j, raw, 0);
-    }
-  }
-  for (const std::string& t : blocks.schema_types) raw.push_back(t);
-  for (const auto& [key, value] : blocks.meta)
-    if (key == "og:type") raw.push_back("og:" + ascii_lower(value));
-  std::vector<std::string> out;
-  for (std::string& t : raw) {
-    std::string bare = t.rfind("og:", 0) == 0 ? t : bare_type(t);
-    if (!bare.empty() && std::find(out.begin(), out.end(), bare) == out.end()) out.push_back(std::move(bare));
-  }
-  return out;
-}
-
-std::string declared_url(const Blocks& blocks) {
-  if (!blocks.canonical.empty()) return blocks.canonical;
-  for (const auto& [key, value] : blocks.meta)
-    if (key == "og:url") return value;
-  return {};
-}
 
 // The families compiled: one RE2 set over every substring, a token map.
 struct FeatureExtractor::Families {
@@ -351,9 +288,49 @@ FeatureExtractor::FeatureExtractor(const ExtractConfig& config)
     names_.push_back("family_" + family + "_near");
     names_.push_back("family_" + family + "_share");
   }
+  for (std::size_t c = 0; c < names_.size(); ++c) {
+    if (c < kWords) {
+      page_columns_.push_back(c);
+    } else {
+      block_columns_.push_back(c);
+    }
+  }
+  max_columns_ = {kItemCount, kPathRepeat, kSameSiblings};
+  for (std::size_t c : page_columns_) page_names_.push_back(names_[c]);
+  for (std::size_t c : block_columns_) page_names_.push_back("mean_" + names_[c]);
+  for (std::size_t c : max_columns_) page_names_.push_back("max_" + names_[c]);
 }
 
 FeatureExtractor::~FeatureExtractor() = default;
+
+PageFeatures compute_page_features(const FeatureExtractor& features, const Extractor& density, const PageView& page) {
+  PageFeatures out;
+  out.density = density.extract(page);
+  if (!page.blocks.blocks.empty()) out.rows = features.rows(page.blocks, out.density, page.url);
+  return out;
+}
+
+std::vector<float> FeatureExtractor::page_row(const std::vector<float>& rows) const {
+  const std::size_t cols = columns();
+  const std::size_t n = cols == 0 ? 0 : rows.size() / cols;
+  std::vector<float> out(page_names_.size(), 0.0f);
+  if (n == 0) return out;
+  std::size_t at = 0;
+  for (std::size_t c : page_columns_) out[at++] = rows[c];
+  double total = 0;
+  std::vector<double> sums(block_columns_.size(), 0.0);
+  std::vector<float> maxima(max_columns_.size(), 0.0f);
+  for (std::size_t b = 0; b < n; ++b) {
+    const float* r = &rows[b * cols];
+    const double w = std::expm1(static_cast<double>(r[kWords]));
+    total += w;
+    for (std::size_t k = 0; k < block_columns_.size(); ++k) sums[k] += w * r[block_columns_[k]];
+    for (std::size_t k = 0; k < max_columns_.size(); ++k) maxima[k] = std::max(maxima[k], r[max_columns_[k]]);
+  }
+  for (double sum : sums) out[at++] = total > 0 ? static_cast<float>(sum / total) : 0.0f;
+  for (float m : maxima) out[at++] = m;
+  return out;
+}
 
 std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& density, std::string_view url) const {
   const std::size_t cols = columns();
@@ -409,7 +386,8 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   enum : uint32_t {
     kMain = 1, kFurniture = 2, kHeader = 4, kFooter = 8, kNav = 16, kAside = 32, kTable = 64, kSchemaArticle = 128,
     kSchemaProduct = 256, kSchemaReview = 512, kSchemaComment = 1024, kSchemaBreadcrumb = 2048,
-    kSchemaListItem = 4096, kArticleBody = 8192, kDescription = 16384,
+    kSchemaListItem = 4096, kArticleBody = 8192, kDescription = 16384, kAriaHidden = 32768,
+    kStructured = 65536,
   };
   std::unordered_map<std::string_view, uint32_t> class_cache;
   double main_words = 0;
@@ -441,6 +419,8 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
     if (t == Tag::kTable) a |= kTable;
     if (el.flags & kElemArticleBody) a |= kArticleBody;
     if (el.flags & kElemDescription) a |= kDescription;
+    if (el.flags & kElemAriaHidden) a |= kAriaHidden;
+    if (el.flags & kElemStructured) a |= kStructured;
     if (el.schema != 0 && el.schema <= blocks.schema_types.size()) {
       const std::string& type = blocks.schema_types[el.schema - 1];
       auto is = [&](std::initializer_list<std::string_view> names) {
@@ -615,6 +595,8 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
     r[kInSchemaListItem] = (a & kSchemaListItem) != 0;
     r[kInArticleBody] = (a & kArticleBody) != 0;
     r[kInDescription] = (a & kDescription) != 0;
+    r[kInAriaHidden] = (a & kAriaHidden) != 0;
+    r[kFromJsonLd] = (a & kStructured) != 0;
     uint32_t stopwords = 0, titled = 0, total_words = 0;
     each_lower_word(b.text, [&](std::string_view w) {
       ++total_words;

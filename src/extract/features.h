@@ -21,15 +21,6 @@
 
 namespace husk {
 
-// The schema.org types and OpenGraph type a page declares, in JSON-LD
-// (@type anywhere, @graph and arrays included; tolerant of broken JSON),
-// microdata itemtype and og:type, each once.
-std::vector<std::string> declared_types(const Blocks& blocks);
-
-// The URL a page gives for itself when the fetch gave none: <link
-// rel=canonical>, else og:url.
-std::string declared_url(const Blocks& blocks);
-
 class FeatureExtractor {
  public:
   explicit FeatureExtractor(const ExtractConfig& config);
@@ -43,10 +34,28 @@ class FeatureExtractor {
   // is the density extractor's labels for the same page.
   std::vector<float> rows(const Blocks& blocks, const Labels& density, std::string_view url) const;
 
+  // One row for the whole page, the page-type classifier's: the page's own
+  // columns (page_*, url_*), every other column averaged over the page's
+  // blocks weighted by their words (mean_*), and the largest repeated
+  // structures (max_*). Computed from rows() alone.
+  const std::vector<std::string>& page_names() const { return page_names_; }
+  std::vector<float> page_row(const std::vector<float>& rows) const;
+
  private:
   struct Families;
   std::unique_ptr<Families> families_;
   std::vector<std::string> names_;
+  std::vector<std::string> page_names_;
+  std::vector<std::size_t> page_columns_, block_columns_, max_columns_;
 };
+
+// What the learned stages read of a page, computed once: the density
+// extractor's labels and the block rows.
+struct PageFeatures {
+  Labels density;
+  std::vector<float> rows;
+};
+
+PageFeatures compute_page_features(const FeatureExtractor& features, const Extractor& density, const PageView& page);
 
 }  // namespace husk

@@ -11,5 +11,7 @@ std::unique_ptr<Extractor> make_fulltext_extractor();
 std::unique_ptr<Extractor> make_density_extractor(const ExtractConfig& config);
 std::unique_ptr<Extractor> make_xpath_extractor();
 std::unique_ptr<Extractor> make_template_extractor();
+// Fails when no block model was compiled in, or it does not fit the features.
+Result<std::unique_ptr<Extractor>> make_learned_extractor(const ExtractConfig& config);
 
 }  // namespace husk

@@ -8,6 +8,7 @@
 
 #include "base/text_util.h"
 #include "html/dom_impl.h"
+#include "html/structured.h"
 
 namespace husk {
 
@@ -104,10 +105,13 @@ bool is_streamed_boundary(const GumboElement& el) {
   return true;
 }
 
+// What a browser does not draw. aria-hidden is not among them: it only
+// takes an element out of the accessibility tree, and modal dialogs set it
+// on the whole page behind them (WAI-ARIA Authoring Practices, "Dialog
+// (Modal)"), so a page saved with a cookie dialog open has its <main>
+// aria-hidden. It is kept as a flag for the learned extractor instead.
 bool is_hidden(const GumboElement& el) {
   if (gumbo_get_attribute(&el.attributes, "hidden") != nullptr) return !is_streamed_boundary(el);
-  const char* aria = attr(el, "aria-hidden");
-  if (aria != nullptr && iequals(aria, "true")) return true;
   return style_hides(attr(el, "style"));
 }
 
@@ -118,6 +122,7 @@ uint32_t element_flags(const GumboElement& el) {
     if (v.find("articlebody") != std::string::npos || v == "text" || v == "reviewbody") flags |= kElemArticleBody;
     if (v == "description") flags |= kElemDescription;
   }
+  if (const char* aria = attr(el, "aria-hidden"); aria != nullptr && iequals(aria, "true")) flags |= kElemAriaHidden;
   if (const char* role = attr(el, "role")) {
     std::string v = ascii_lower(role);
     if (v == "main") flags |= kElemMainRole;
@@ -519,6 +524,7 @@ Blocks segment(const Dom& dom, const SegmentOptions& options) {
   Blocks blocks;
   Segmenter(options, blocks).run(*DomAccess::impl(dom).output);
   blocks.json_ld = dom.json_ld();
+  if (options.product_description) add_product_description(blocks, options);
   return blocks;
 }
 

@@ -74,6 +74,7 @@ std::string Service::answer_json(const Posted& posted, bool with_text) {
   j["id"] = p.id;
   j["url"] = p.url;
   j["title"] = p.title;
+  j["page_type"] = p.page_type.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.page_type);
   if (with_text) j["text"] = p.text;
   j["sig"] = p.signatures ? signatures_to_json(*p.signatures) : nlohmann::ordered_json(nullptr);
   const Verdict* v = posted.verdict.ok() ? &*posted.verdict : nullptr;

@@ -29,11 +29,11 @@ TEST(Cli, ExtractWritesOneJsonObjectPerPageInInputOrderForAnyJobs) {
     auto j = nlohmann::ordered_json::parse(records[static_cast<std::size_t>(i)]);
     std::vector<std::string> keys;
     for (auto& [k, v] : j.items()) keys.push_back(k);
-    EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "title", "text", "extractor", "boilerplate"}));
+    EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "title", "text", "extractor", "boilerplate", "page_type"}));
     EXPECT_GT(j["boilerplate"].get<double>(), 0.0);  // the nav links
     EXPECT_LT(j["boilerplate"].get<double>(), 0.1);
     EXPECT_EQ(j["title"], "Page " + std::to_string(i));
-    EXPECT_EQ(j["extractor"], "density");
+    EXPECT_EQ(j["extractor"], "learned");
     EXPECT_NE(j["text"].get<std::string>().find("page" + std::to_string(i) + "word59"), std::string::npos);
     EXPECT_EQ(j["text"].get<std::string>().find("Home"), std::string::npos);
   }

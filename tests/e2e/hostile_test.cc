@@ -38,7 +38,10 @@ TEST(Hostile, BadPagesNeverHurtTheirNeighbours) {
       {"b04-deep.html", deep},
       {"b05-50mb.html", big},
       {"b06-textnode.html", text_node},
-      {"b07-bad-utf8.html", "<meta charset=utf-8><p>valid \xF0\x28\x8C\x28 then \xC0\xAF more</p>"},
+      {"b07-bad-utf8.html",
+       "<meta charset=utf-8><h1>A note</h1><p>The bytes of this sentence are valid \xF0\x28\x8C\x28 then "
+       "\xC0\xAF more, and the paragraph goes on long enough to be read as the page's text: it tells how a "
+       "decoder replaces what is not UTF-8 and keeps everything else as it was written.</p>"},
       {"b08-unknown-charset.html", "<meta charset=\"klingon-8\"><p>text under an unknown charset label</p>"},
       {"b09-truncated.warc", "WARC/1.0\r\nWARC-Type: response\r\nContent-Type: application/http\r\nContent-Length: 9999\r\n\r\nHTTP/1.1 200"},
   };

@@ -19,11 +19,22 @@ TEST(Segment, BlocksSplitAtBlockElementsAndCollapseWhiteSpace) {
 }
 
 TEST(Segment, InvisibleContentIsSkipped) {
-  Blocks b = blocks_of(R"(<body><p>seen</p><p hidden>h1</p><div aria-hidden="true">h2</div>
+  Blocks b = blocks_of(R"(<body><p>seen</p><p hidden>h1</p>
       <div style="color:red; display : none">h3</div><span style="visibility:hidden">h4</span>
       <template><p>h5</p></template><select><option>h6</option></select><button>h7</button>
       <iframe>h8</iframe><p>also seen</p></body>)");
   EXPECT_EQ(texts(b), (std::vector<std::string>{"seen", "also seen"}));
+}
+
+// aria-hidden is drawn: a modal dialog sets it on the page behind it.
+TEST(Segment, AriaHiddenIsDrawnAndFlagged) {
+  Blocks b = blocks_of(R"(<body><div role="dialog">Accept cookies?</div>
+      <main aria-hidden="true"><p>the page behind the dialog</p></main></body>)");
+  ASSERT_EQ(texts(b), (std::vector<std::string>{"Accept cookies?", "the page behind the dialog"}));
+  const Element& main = b.elements[b.elements[b.blocks[1].element].parent];
+  EXPECT_EQ(main.tag, Tag::kMain);
+  EXPECT_TRUE(main.flags & kElemAriaHidden);
+  EXPECT_FALSE(b.elements[b.blocks[0].element].flags & kElemAriaHidden);
 }
 
 TEST(Segment, LinkWordsAndDensities) {

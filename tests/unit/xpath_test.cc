@@ -45,12 +45,12 @@ TEST(Xpath, RuleMatchingNothingIsReported) {
   EXPECT_NE(warnings[0].find("matched nothing"), std::string::npos);
 }
 
-TEST(Xpath, PagesWithoutARuleFallBackToDensity) {
+TEST(Xpath, PagesWithoutARuleFallBackToThePageAlone) {
   std::vector<std::string> warnings;
   std::string extractor;
   std::string text = run("[[rule]]\nhost = \"other.example\"\nexclude = [\"//div\"]\n", "https://news.example/1.html",
                          &warnings, &extractor);
-  EXPECT_EQ(extractor, "density");
+  EXPECT_EQ(extractor, "learned");
   EXPECT_NE(text.find("First paragraph"), std::string::npos);
 }
 

@@ -1,0 +1,86 @@
+// The learned extractor: gradient-boosted trees over block features
+// (src/extract/features.h), trained by husk train extract on the WCXB
+// development split with each block labelled by the gold text. The density
+// extractor's verdict is one of the features, so the model starts from
+// boilerpipe's answer and learns where pages of other kinds (service pages,
+// listings, threads, products, documentation) need another one. A block is
+// kept when its probability reaches the model's threshold, the one that
+// scored best in cross-validation grouped by domain.
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "extract/features.h"
+#include "extract/model.h"
+#include "extract/registry.h"
+
+namespace husk {
+
+namespace {
+
+class LearnedExtractor final : public Extractor {
+ public:
+  LearnedExtractor(const ExtractConfig& config, std::shared_ptr<const TreeModel> model)
+      : density_(make_density_extractor(config)), features_(config), model_(std::move(model)) {
+    threshold_ = std::strtod(model_->attribute("threshold").c_str(), nullptr);
+    if (threshold_ <= 0 || threshold_ >= 1) threshold_ = 0.5;
+  }
+
+  std::string_view name() const override { return "learned"; }
+
+  Labels extract(const PageView& page) const override {
+    PageFeatures own;
+    const PageFeatures* f = page.features;
+    if (f == nullptr) {
+      own = compute_page_features(features_, *density_, page);
+      f = &own;
+    }
+    if (page.blocks.blocks.empty()) return f->density;
+    Result<std::vector<float>> p = model_->predict(f->rows, features_.columns());
+    if (!p.ok() || p->size() != page.blocks.blocks.size()) {
+      Labels density = f->density;
+      density.warnings.push_back("the block model failed (" + p.status().message() + "); density used");
+      return density;
+    }
+    Labels out;
+    out.keep.resize(p->size());
+    for (std::size_t i = 0; i < p->size(); ++i) out.keep[i] = (*p)[i] >= threshold_;
+    return out;
+  }
+
+  // The model takes the features it was trained on, in order.
+  Status check() const {
+    if (model_->feature_names() != features_.names())
+      return Status(Code::kInvalidArgument,
+                    "the block model was trained on other features than husk computes (retrain it: husk train extract)");
+    return Status();
+  }
+
+ private:
+  std::unique_ptr<Extractor> density_;
+  FeatureExtractor features_;
+  std::shared_ptr<const TreeModel> model_;
+  double threshold_ = 0.5;
+};
+
+Result<std::shared_ptr<const TreeModel>> load_block_model(const std::string& path) {
+  if (path.empty()) return builtin_block_model();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status(Code::kIo, path + ": cannot open the block model");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in.good() && !in.eof()) return Status(Code::kIo, path + ": read failed");
+  return TreeModel::load(bytes.str(), path);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Extractor>> make_learned_extractor(const ExtractConfig& config) {
+  Result<std::shared_ptr<const TreeModel>> model = load_block_model(config.block_model);
+  if (!model.ok()) return model.status();
+  auto extractor = std::make_unique<LearnedExtractor>(config, *model);
+  if (Status st = extractor->check(); !st.ok()) return st;
+  return std::unique_ptr<Extractor>(std::move(extractor));
+}
+
+}  // namespace husk

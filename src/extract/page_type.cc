@@ -1,0 +1,38 @@
+#include "extract/page_type.h"
+
+namespace husk {
+
+Result<std::unique_ptr<PageTyper>> PageTyper::builtin(const FeatureExtractor& features) {
+  Result<std::shared_ptr<const TreeModel>> model = builtin_page_type_model();
+  if (!model.ok()) return model.status();
+  if ((*model)->feature_names() != features.page_names())
+    return Status(Code::kInvalidArgument,
+                  "the page-type model was trained on other features than husk computes (retrain it: husk train "
+                  "page-type)");
+  auto typer = std::make_unique<PageTyper>();
+  typer->model_ = *model;
+  const std::string names = (*model)->attribute("types");
+  for (std::size_t i = 0; i <= names.size();) {
+    std::size_t j = names.find(',', i);
+    if (j == std::string::npos) j = names.size();
+    if (j > i) typer->types_.push_back(names.substr(i, j - i));
+    i = j + 1;
+  }
+  if (typer->types_.size() < 2) return Status(Code::kInvalidArgument, "the page-type model names no types");
+  return typer;
+}
+
+PageType PageTyper::classify(const FeatureExtractor& features, const std::vector<float>& rows) const {
+  PageType out;
+  std::vector<float> row = features.page_row(rows);
+  Result<std::vector<float>> p = model_->predict(row, row.size());
+  if (!p.ok() || p->size() != types_.size()) return out;
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < p->size(); ++i)
+    if ((*p)[i] > (*p)[best]) best = i;
+  out.name = types_[best];
+  out.probability = (*p)[best];
+  return out;
+}
+
+}  // namespace husk
