@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "base/string_set.h"
 #include "base/text_util.h"
 #include "base/url.h"
 #include "extractors/vocabulary.h"
@@ -145,30 +146,54 @@ TextStats text_stats(std::string_view text, const BlockFeatures& f) {
 
 float log1p_f(double v) { return static_cast<float>(std::log1p(std::max(0.0, v))); }
 
-// The block's words, lower-cased (full Unicode simple case mapping).
+// The block's words, lower-cased (full Unicode simple case mapping). Most
+// words are ASCII: those are lowered byte by byte, and handed on as they
+// stand when they hold no capital.
 template <typename Each>
 void each_lower_word(std::string_view text, Each&& each) {
   std::string word;
-  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
-  const int32_t n = static_cast<int32_t>(text.size());
-  for (int32_t i = 0; i <= n;) {
-    UChar32 c = ' ';
-    if (i < n) {
-      U8_NEXT(p, i, n, c);
-    } else {
-      ++i;
+  const std::size_t size = text.size();
+  for (std::size_t i = 0; i < size;) {
+    while (i < size && text[i] == ' ') ++i;
+    const std::size_t start = i;
+    bool ascii = true, upper = false;
+    for (; i < size && text[i] != ' '; ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      ascii &= c < 0x80;
+      upper |= c >= 'A' && c <= 'Z';
     }
-    if (c == ' ' || c < 0) {
-      if (!word.empty()) each(std::string_view(word));
-      word.clear();
+    if (i == start) break;
+    const std::string_view w = text.substr(start, i - start);
+    if (ascii && !upper) {
+      each(w);
       continue;
     }
-    c = u_tolower(c);
-    char buf[4];
-    int32_t len = 0;
-    UBool error = false;
-    U8_APPEND(reinterpret_cast<uint8_t*>(buf), len, 4, c, error);
-    if (!error) word.append(buf, static_cast<std::size_t>(len));
+    if (ascii) {
+      word.assign(w);
+      for (char& c : word) c = ascii_lower_char(c);
+      each(std::string_view(word));
+      continue;
+    }
+    // Invalid UTF-8 separates words, as a space does.
+    word.clear();
+    const auto* p = reinterpret_cast<const uint8_t*>(w.data());
+    const auto n = static_cast<int32_t>(w.size());
+    for (int32_t k = 0; k < n;) {
+      UChar32 c;
+      U8_NEXT(p, k, n, c);
+      if (c < 0) {
+        if (!word.empty()) each(std::string_view(word));
+        word.clear();
+        continue;
+      }
+      c = u_tolower(c);
+      char buf[4];
+      int32_t len = 0;
+      UBool error = false;
+      U8_APPEND(reinterpret_cast<uint8_t*>(buf), len, 4, c, error);
+      if (!error) word.append(buf, static_cast<std::size_t>(len));
+    }
+    if (!word.empty()) each(std::string_view(word));
   }
 }
 
@@ -468,7 +493,7 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   }
 
   // The title's words, the first <h1> and the first end-of-article marker.
-  std::unordered_set<std::string> title_words;
+  StringSet title_words;
   for (const std::string* t : {&blocks.title_tag, &blocks.og_title, &blocks.first_h1})
     each_lower_word(*t, [&](std::string_view w) {
       if (!bare_word(w).empty()) title_words.emplace(bare_word(w));
@@ -602,7 +627,7 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
       ++total_words;
       stopwords += languages.stopwords.count(w) > 0;
       std::string_view bare = bare_word(w);
-      titled += !bare.empty() && title_words.count(std::string(bare)) > 0;
+      titled += !bare.empty() && title_words.count(bare) > 0;
     });
     r[kStopwordRatio] = total_words ? static_cast<float>(stopwords) / static_cast<float>(total_words) : 0.0f;
     r[kHasUrl] = b.text.find("://") != std::string::npos || b.text.find("www.") != std::string::npos;

@@ -56,6 +56,19 @@ Result<std::shared_ptr<const TreeModel>> TreeModel::load(std::string_view bytes,
     int found = 0;
     if (XGBoosterGetAttr(h, keys[i], &value, &found) == 0 && found) model->attributes_[keys[i]] = value;
   }
+  if (XGBoosterBoostedRounds(h, &model->rounds_) != 0) return xgboost_error(source);
+  // The base score, in log-odds: the whole model's raw score is the base
+  // plus every tree's, so two halves' scores together count it once more.
+  if (model->rounds_ >= 2) {
+    std::vector<float> zero(std::max<std::size_t>(1, model->feature_names_.size()), 0.0f);
+    const int half = model->rounds_ / 2;
+    Result<std::vector<float>> all = model->run(zero.data(), 1, zero.size(), 1, 0, model->rounds_);
+    Result<std::vector<float>> first = model->run(zero.data(), 1, zero.size(), 1, 0, half);
+    Result<std::vector<float>> second = model->run(zero.data(), 1, zero.size(), 1, half, model->rounds_);
+    if (!all.ok() || !first.ok() || !second.ok() || all->empty() || first->empty() || second->empty())
+      return Status(Code::kInvalidArgument, source + ": cannot score the model's trees");
+    model->base_margin_ = (*first)[0] + (*second)[0] - (*all)[0];
+  }
   return std::shared_ptr<const TreeModel>(std::move(model));
 }
 
@@ -64,28 +77,76 @@ std::string TreeModel::attribute(const std::string& key) const {
   return it == attributes_.end() ? std::string() : it->second;
 }
 
-Result<std::vector<float>> TreeModel::predict(const std::vector<float>& rows, std::size_t columns) const {
+Result<std::vector<float>> TreeModel::run(const float* rows, std::size_t n, std::size_t columns, int type, int begin,
+                                          int end) const {
   std::vector<float> out;
-  if (rows.empty() || columns == 0) return out;
+  if (n == 0 || columns == 0) return out;
   if (!feature_names_.empty() && columns != feature_names_.size())
     return Status(Code::kInvalidArgument, "the model takes " + std::to_string(feature_names_.size()) +
                                               " features, not " + std::to_string(columns));
-  const std::size_t n = rows.size() / columns;
   char array[256];
   std::snprintf(array, sizeof(array),
                 "{\"data\": [%llu, true], \"shape\": [%zu, %zu], \"typestr\": \"<f4\", \"version\": 3}",
-                static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(rows.data())), n, columns);
-  static const char* kConfig =
-      "{\"type\": 0, \"training\": false, \"iteration_begin\": 0, \"iteration_end\": 0, \"strict_shape\": false, "
-      "\"missing\": NaN, \"cache_id\": 0}";
+                static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(rows)), n, columns);
+  char config[256];
+  std::snprintf(config, sizeof(config),
+                "{\"type\": %d, \"training\": false, \"iteration_begin\": %d, \"iteration_end\": %d, "
+                "\"strict_shape\": false, \"missing\": NaN, \"cache_id\": 0}",
+                type, begin, end);
   const bst_ulong* shape = nullptr;
   bst_ulong dim = 0;
   const float* result = nullptr;
-  if (XGBoosterPredictFromDense(handle_->booster, array, kConfig, nullptr, &shape, &dim, &result) != 0)
+  if (XGBoosterPredictFromDense(handle_->booster, array, config, nullptr, &shape, &dim, &result) != 0)
     return xgboost_error("prediction");
   bst_ulong size = 1;
   for (bst_ulong d = 0; d < dim; ++d) size *= shape[d];
   out.assign(result, result + size);
+  return out;
+}
+
+Result<std::vector<float>> TreeModel::predict(const std::vector<float>& rows, std::size_t columns) const {
+  if (columns == 0) return std::vector<float>();
+  return run(rows.data(), rows.size() / columns, columns, 0, 0, 0);
+}
+
+Result<std::vector<float>> TreeModel::margins(const float* rows, std::size_t n, std::size_t columns, int begin,
+                                              int end) const {
+  Result<std::vector<float>> m = run(rows, n, columns, 1, begin, end);
+  if (m.ok())
+    for (float& v : *m) v -= base_margin_;
+  return m;
+}
+
+Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::vector<float>& rows,
+                                             std::size_t columns, double threshold, const StagedDecision& staged) {
+  std::vector<uint8_t> out;
+  if (columns == 0 || rows.empty()) return out;
+  const std::size_t n = rows.size() / columns;
+  const auto cut = static_cast<float>(std::log(threshold / (1.0 - threshold))) - model.base_margin();
+  const int all = model.rounds();
+  const int first = staged.first_rounds > 0 && staged.first_rounds < all ? staged.first_rounds : all;
+  Result<std::vector<float>> score = model.margins(rows.data(), n, columns, 0, first);
+  if (!score.ok()) return score.status();
+  if (score->size() != n) return Status(Code::kInternal, "the model gave " + std::to_string(score->size()) +
+                                                             " scores for " + std::to_string(n) + " rows");
+  if (first < all) {
+    std::vector<std::size_t> open;
+    std::vector<float> open_rows;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (std::fabs((*score)[i] - cut) >= staged.settled_margin) continue;
+      open.push_back(i);
+      open_rows.insert(open_rows.end(), rows.begin() + static_cast<std::ptrdiff_t>(i * columns),
+                       rows.begin() + static_cast<std::ptrdiff_t>((i + 1) * columns));
+    }
+    if (!open.empty()) {
+      Result<std::vector<float>> rest = model.margins(open_rows.data(), open.size(), columns, first, all);
+      if (!rest.ok()) return rest.status();
+      if (rest->size() != open.size()) return Status(Code::kInternal, "the model scored the wrong number of rows");
+      for (std::size_t k = 0; k < open.size(); ++k) (*score)[open[k]] += (*rest)[k];
+    }
+  }
+  out.resize(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = (*score)[i] >= cut;
   return out;
 }
 

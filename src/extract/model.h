@@ -5,6 +5,7 @@
 // settings (the block model's threshold) as attributes.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,6 +26,13 @@ class TreeModel {
   // class and row for a multi-class one; rows are row-major, `columns` wide.
   Result<std::vector<float>> predict(const std::vector<float>& rows, std::size_t columns) const;
 
+  // A binary model's raw scores (log-odds) from the trees of the boosting
+  // rounds [begin, end) alone, without the model's base score: the scores
+  // of consecutive ranges add up to the whole model's, less its base.
+  Result<std::vector<float>> margins(const float* rows, std::size_t n, std::size_t columns, int begin, int end) const;
+  int rounds() const { return rounds_; }
+  float base_margin() const { return base_margin_; }
+
   const std::vector<std::string>& feature_names() const { return feature_names_; }
   // An attribute set at training ("threshold", "types"), or empty.
   std::string attribute(const std::string& key) const;
@@ -36,7 +44,25 @@ class TreeModel {
   std::unique_ptr<Handle> handle_;
   std::vector<std::string> feature_names_;
   std::map<std::string, std::string> attributes_;
+  int rounds_ = 0;
+  float base_margin_ = 0;
+
+  Result<std::vector<float>> run(const float* rows, std::size_t n, std::size_t columns, int type, int begin,
+                                 int end) const;
 };
+
+// Which rows a binary model scores at or above `threshold` (a
+// probability). Staged: the first `first_rounds` rounds score every row,
+// and only rows whose score is then within `settled_margin` (log-odds) of
+// the threshold are scored by the remaining rounds; the others are
+// settled. first_rounds 0 (or not below the model's rounds) scores every
+// row with every tree.
+struct StagedDecision {
+  int first_rounds = 0;
+  float settled_margin = 2.0f;
+};
+Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::vector<float>& rows,
+                                             std::size_t columns, double threshold, const StagedDecision& staged);
 
 // The models compiled into husk (config/models/), or an error saying why
 // one cannot be loaded.

@@ -10,7 +10,11 @@
 //   GumboParseRaw      gumbo_parse + gumbo_destroy_output, default options
 //   Prescan            husk's prescan alone
 //   Parse              prescan + Gumbo with husk's arena (husk::parse)
-//   Extract/jobs:N     decode + parse + segment + density + JSON record, N threads
+//   Extract/auto/jobs:N  husk extract's default: decode + parse + segment +
+//                      features + page type + learned extractor + JSON record,
+//                      N threads
+//   Extract/density/jobs:1  the same with the density extractor (and the page
+//                      type) instead of the learned one
 //   Normalize          normalisation of the clean text (bytes/s of clean text)
 //   NormalizeAndSignAll  normalisation + every signer
 //   Sign/NAME          one signer on normalised text (Sign/all: every signer)
@@ -72,10 +76,11 @@ void Parse(benchmark::State& state) {
   report(state);
 }
 
-void Extract(benchmark::State& state) {
+void Extract(benchmark::State& state, const char* extractor) {
   const auto jobs = static_cast<unsigned>(state.range(0));
-  const husk::ProcessorOptions defaults;
-  husk::Result<husk::Processor> processor = husk::Processor::make(defaults);
+  husk::ProcessorOptions options;
+  options.extractor = extractor;
+  husk::Result<husk::Processor> processor = husk::Processor::make(options);
   for (auto _ : state) {
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> out_bytes{0};
@@ -179,7 +184,14 @@ BENCHMARK(NormalizeAndSignAll)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(GumboParseRaw)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(Prescan)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(Parse)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
-BENCHMARK(Extract)->ArgName("jobs")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK_CAPTURE(Extract, auto, "auto")
+    ->ArgName("jobs")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+BENCHMARK_CAPTURE(Extract, density, "density")->ArgName("jobs")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 
 }  // namespace
 
