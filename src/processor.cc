@@ -30,19 +30,6 @@ uint32_t words_of(const Blocks& blocks) {
   return words;
 }
 
-// The class words the density extractor's vocabulary and the learned
-// extractor's families read.
-std::shared_ptr<const ClassWords> class_words_read(const ExtractConfig& config) {
-  std::vector<std::string> substrings = config.vocabulary.positive_hints;
-  substrings.insert(substrings.end(), config.vocabulary.negative_hints.begin(), config.vocabulary.negative_hints.end());
-  std::vector<std::string> words = config.vocabulary.negative_tokens;
-  for (const HintFamily& f : config.families) {
-    substrings.insert(substrings.end(), f.substrings.begin(), f.substrings.end());
-    words.insert(words.end(), f.tokens.begin(), f.tokens.end());
-  }
-  return std::make_shared<const ClassWords>(substrings, words);
-}
-
 }  // namespace
 
 // The extraction cascade, after trafilatura's core.py: numbered stages,
@@ -139,7 +126,6 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
   auto kept = std::make_shared<ProcessorOptions>(options);
   // Site rules' XPaths may name any attribute or text as written.
   if (kept->sites) kept->parse.trim_markup = false;
-  if (kept->parse.trim_markup && !kept->parse.class_words) kept->parse.class_words = class_words_read(kept->extract);
   return Processor(std::move(kept), std::move(cascade));
 }
 

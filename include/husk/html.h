@@ -76,25 +76,6 @@ std::size_t repair_utf8(std::string& text);
 
 // ---- Parse ----
 
-// The words of class attributes that some husk stage reads: the
-// extraction vocabulary's and the class/id families' substrings (matched
-// anywhere in a word) and whole words (matched against a class word or its
-// parts between '-', '_', ':', '.' and '/'). With trim_markup, the prescan keeps only
-// these words of a class attribute: every verdict those stages reach is
-// the same, and the parser reads a third less markup on real pages
-// (utility-class frameworks write dozens of classes per element).
-class ClassWords {
- public:
-  ClassWords(const std::vector<std::string>& substrings, const std::vector<std::string>& words);
-  ~ClassWords();
-  // `word`: one class word, lower-cased ASCII.
-  bool wanted(std::string_view word) const;
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
 struct ParseOptions {
   // Markup kept after the prescan; beyond it the page is cut (16 MiB: larger
   // than any article page we have seen by 20x, parsed in well under a second).
@@ -114,8 +95,6 @@ struct ParseOptions {
   // Off where XPath rules may name any attribute or text (site rules, husk
   // tune). Inline styles are kept only when they may hide the element.
   bool trim_markup = true;
-  // With trim_markup, the class words kept (null: every class word).
-  std::shared_ptr<const ClassWords> class_words;
   // Parse what <noscript> holds as part of the page. Forum software (and
   // other script-rendered sites) puts its whole server-rendered page there
   // for crawlers; elsewhere noscript holds "enable JavaScript" notes and

@@ -145,6 +145,7 @@ Command add_train_command(CLI::App& app) {
     sub->add_option("--folds", tree.folds, "Cross-validation folds grouped by domain (0: none)")->capture_default_str();
     sub->add_option("--rounds", tree.rounds, "Boosting rounds")->capture_default_str();
     sub->add_option("--depth", tree.max_depth, "Tree depth")->capture_default_str();
+    sub->add_option("--eta", tree.eta, "Learning rate (shrinkage of each tree)")->capture_default_str();
     sub->add_option("--threads", tree.threads, "Training threads (1 gives the same model on every machine)")
         ->capture_default_str();
     sub->add_option("-j,--jobs", args->jobs, "Pages analysed in parallel (0: one per core)")->capture_default_str();

@@ -11,9 +11,6 @@
 #include <string>
 #include <vector>
 
-#include <re2/re2.h>
-
-#include "base/string_set.h"
 #include "base/text_util.h"
 #include "html/prescan.h"
 
@@ -244,12 +241,12 @@ class Prescanner {
   }
 
   // Writes the start tag [i, gt] again with only the attributes husk reads
-  // (and of a class, the words it reads; of a style, one that may hide),
+  // (of styles, one that may hide),
   // when it has others; `attrs` is where its attributes begin, `gt` its '>'.
   void trim_attributes(std::size_t i, std::size_t attrs, std::size_t gt) {
     const std::size_t end = gt;
     attrs_.clear();
-    bool changed = false, seen_class = false, seen_style = false;
+    bool changed = false, seen_style = false;
     for (std::size_t p = attrs; p < end;) {
       while (p < end && (is_html_space(in_[p]) || in_[p] == '/')) ++p;
       if (p >= end) break;
@@ -276,18 +273,14 @@ class Prescanner {
       }
       const std::string_view value = in_.substr(value_start, value_end - value_start);
       // The parser keeps the first of repeated attributes, so a second
-      // class or style never counts, and must not once the first is gone.
-      const bool is_class = iequals(name, "class"), is_style = iequals(name, "style");
-      if (!is_read_attribute(name) || (is_class && seen_class) || (is_style && seen_style)) {
+      // style never counts, and must not once the first is gone.
+      const bool is_style = iequals(name, "style");
+      if (!is_read_attribute(name) || (is_style && seen_style)) {
         changed = true;
-      } else if (is_class && options_.class_words) {
-        seen_class = true;
-        changed |= keep_class_words(value);
       } else if (is_style && !may_hide(value)) {
         seen_style = true;
         changed = true;
       } else {
-        seen_class |= is_class;
         seen_style |= is_style;
         attrs_.push_back(' ');
         attrs_.append(in_.substr(name_start, p - name_start));
@@ -299,41 +292,6 @@ class Prescanner {
     emit(attrs_);
     emit(gt > attrs && in_[gt - 1] == '/' ? "/>" : ">");
     copy_from_ = std::max(copy_from_, gt + 1);
-  }
-
-  // Appends class="..." with the words of `value` some stage reads;
-  // returns whether any was left out.
-  bool keep_class_words(std::string_view value) {
-    words_.clear();
-    bool dropped = false, has_double_quote = false;
-    for (std::size_t k = 0; k < value.size();) {
-      while (k < value.size() && is_html_space(value[k])) ++k;
-      const std::size_t start = k;
-      while (k < value.size() && !is_html_space(value[k])) ++k;
-      if (k == start) break;
-      const std::string_view word = value.substr(start, k - start);
-      lower_.assign(word);
-      for (char& c : lower_) c = ascii_lower_char(c);
-      auto [it, fresh] = class_verdicts_.try_emplace(lower_, false);
-      if (fresh) it->second = options_.class_words->wanted(lower_);
-      if (!it->second) {
-        dropped = true;
-        continue;
-      }
-      has_double_quote |= word.find('"') != std::string_view::npos;
-      words_.push_back(word);
-    }
-    if (words_.empty()) return true;
-    // A word of a single-quoted value may hold '"'.
-    const char quote = has_double_quote ? '\'' : '"';
-    attrs_.append(" class=");
-    attrs_.push_back(quote);
-    for (std::size_t w = 0; w < words_.size(); ++w) {
-      if (w > 0) attrs_.push_back(' ');
-      attrs_.append(words_[w]);
-    }
-    attrs_.push_back(quote);
-    return dropped;
   }
 
   // An inline style can hide its element only by naming display:none or
@@ -464,9 +422,6 @@ class Prescanner {
   std::size_t dropped_many_ = 0;
   std::size_t verbatim_open_ = 0;                       // open elements whose white space is content
   std::string attrs_;                                   // a start tag's attributes as rewritten
-  std::string lower_;
-  std::vector<std::string_view> words_;                 // the class words kept
-  StringMap<bool> class_verdicts_;                      // class word -> kept, for this page
   std::vector<std::string> json_ld_;
   std::size_t json_ld_bytes_ = 0;
   std::size_t noscript_bytes_ = 0;
@@ -474,46 +429,6 @@ class Prescanner {
 };
 
 }  // namespace
-
-struct ClassWords::Impl {
-  std::unique_ptr<RE2> substrings;  // an alternation of them, or null
-  StringSet words;
-};
-
-ClassWords::ClassWords(const std::vector<std::string>& substrings, const std::vector<std::string>& words)
-    : impl_(std::make_unique<Impl>()) {
-  std::string pattern;
-  for (const std::string& s : substrings) {
-    if (s.empty()) continue;
-    if (!pattern.empty()) pattern.push_back('|');
-    pattern += RE2::QuoteMeta(ascii_lower(s));
-  }
-  if (!pattern.empty()) {
-    RE2::Options options;
-    options.set_log_errors(false);
-    impl_->substrings = std::make_unique<RE2>(pattern, options);
-    if (!impl_->substrings->ok()) impl_->substrings.reset();
-  }
-  for (const std::string& w : words) impl_->words.insert(ascii_lower(w));
-}
-
-ClassWords::~ClassWords() = default;
-
-bool ClassWords::wanted(std::string_view word) const {
-  if (impl_->substrings && RE2::PartialMatch(word, *impl_->substrings)) return true;
-  if (impl_->words.empty()) return false;
-  if (impl_->words.count(word)) return true;
-  // Its parts between '-', '_', ':', '.' and '/', the separators any
-  // matcher splits a class word at.
-  auto separator = [](char c) { return c == '-' || c == '_' || c == ':' || c == '.' || c == '/'; };
-  for (std::size_t k = 0; k < word.size();) {
-    std::size_t j = k;
-    while (j < word.size() && !separator(word[j])) ++j;
-    if (j > k && j - k < word.size() && impl_->words.count(word.substr(k, j - k))) return true;
-    k = j + 1;
-  }
-  return false;
-}
 
 Prescanned prescan(std::string_view html, const ParseOptions& options) {
   if (!options.prescan) {

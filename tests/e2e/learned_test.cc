@@ -1,8 +1,5 @@
-// The learned extractor's fast paths against their brute-force twins, on
-// real pages: the staged tree decision against every tree on every block,
-// and the prescan's class-word filter against whole class attributes. And
-// what it is for: the page types of clear cases, the product description
-// a page keeps in JSON-LD.
+// The learned extractor's fast path against its brute-force twin, on real
+// pages: the staged tree decision against every tree on every block.
 #include <nlohmann/json.hpp>
 
 #include "extract/features.h"
@@ -32,43 +29,6 @@ std::vector<std::string> sample_pages() {
       return true;
     });
   return out;
-}
-
-std::shared_ptr<const ClassWords> class_words_of(const ExtractConfig& c) {
-  std::vector<std::string> substrings = c.vocabulary.positive_hints;
-  substrings.insert(substrings.end(), c.vocabulary.negative_hints.begin(), c.vocabulary.negative_hints.end());
-  std::vector<std::string> words = c.vocabulary.negative_tokens;
-  for (const HintFamily& f : c.families) {
-    substrings.insert(substrings.end(), f.substrings.begin(), f.substrings.end());
-    words.insert(words.end(), f.tokens.begin(), f.tokens.end());
-  }
-  return std::make_shared<const ClassWords>(substrings, words);
-}
-
-TEST(LearnedFastPaths, ClassWordFilterChangesNoVerdictAndNoFeature) {
-  std::vector<std::string> pages = sample_pages();
-  if (pages.empty()) GTEST_SKIP() << "no benchmark pages in ../shared/datasets";
-  const ExtractConfig& config = default_extract_config();
-  FeatureExtractor features(config);
-  std::unique_ptr<Extractor> density = make_density_extractor(config);
-  ParseOptions whole, filtered;
-  filtered.class_words = class_words_of(config);
-  std::size_t smaller = 0;
-  for (std::size_t i = 0; i < pages.size(); ++i) {
-    Result<Dom> a = parse(pages[i], whole), b = parse(pages[i], filtered);
-    ASSERT_TRUE(a.ok() && b.ok());
-    Blocks ba = segment(*a), bb = segment(*b);
-    ASSERT_EQ(ba.blocks.size(), bb.blocks.size()) << i;
-    Labels la = density->extract(PageView{ba, nullptr, "", "a"}), lb = density->extract(PageView{bb, nullptr, "", "b"});
-    EXPECT_EQ(la.keep, lb.keep) << "page " << i;
-    EXPECT_EQ(features.rows(ba, la, ""), features.rows(bb, lb, "")) << "page " << i;
-    std::size_t hints_a = 0, hints_b = 0;
-    for (const Element& e : ba.elements) hints_a += e.hints.size();
-    for (const Element& e : bb.elements) hints_b += e.hints.size();
-    smaller += hints_b < hints_a;
-  }
-  // The filter does leave words out (it is not a no-op on real pages).
-  EXPECT_GT(smaller, pages.size() / 2);
 }
 
 TEST(LearnedFastPaths, StagedDecisionAgreesWithEveryTree) {
