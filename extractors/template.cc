@@ -188,19 +188,45 @@ std::vector<std::pair<std::string, TemplateModel>> learn_templates(const std::ve
   return out;
 }
 
+Labels combine_evidence(const Blocks& blocks, Labels site, const Labels& page) {
+  uint64_t page_words = 0, site_words = 0, shared_words = 0;
+  for (std::size_t i = 0; i < blocks.blocks.size(); ++i) {
+    const bool by_page = i < page.keep.size() && page.keep[i], by_site = i < site.keep.size() && site.keep[i];
+    const uint32_t w = blocks.blocks[i].features.words;
+    page_words += by_page ? w : 0;
+    site_words += by_site ? w : 0;
+    shared_words += by_page && by_site ? w : 0;
+  }
+  const auto agree = [&](uint64_t of) {
+    return static_cast<double>(shared_words) >= kTemplateAgreement * static_cast<double>(of);
+  };
+  if (page_words == 0 || agree(page_words) || agree(site_words)) return site;
+  Labels out = page;
+  out.warnings.push_back("the site's template leaves out most of what the page alone shows as content; the page's own "
+                         "evidence used");
+  return out;
+}
+
 namespace {
 
 class TemplateExtractor final : public Extractor {
  public:
+  explicit TemplateExtractor(std::unique_ptr<Extractor> page) : page_(std::move(page)) {}
   std::string_view name() const override { return "template"; }
   // The cascade hands over a page only with its site's template.
   Labels extract(const PageView& page) const override {
-    return page.site_template ? apply_template(*page.site_template, page.blocks) : Labels{};
+    if (page.site_template == nullptr) return Labels{};
+    return combine_evidence(page.blocks, apply_template(*page.site_template, page.blocks), page_->extract(page));
   }
+
+ private:
+  std::unique_ptr<Extractor> page_;
 };
 
 }  // namespace
 
-std::unique_ptr<Extractor> make_template_extractor() { return std::make_unique<TemplateExtractor>(); }
+std::unique_ptr<Extractor> make_template_extractor(std::unique_ptr<Extractor> page_evidence) {
+  return std::make_unique<TemplateExtractor>(std::move(page_evidence));
+}
 
 }  // namespace husk

@@ -22,6 +22,25 @@ TemplateModel learn_template(const std::vector<const Blocks*>& pages, const Temp
 // keep[i] = 0 for the page's template blocks.
 Labels apply_template(const TemplateModel& model, const Blocks& blocks);
 
+// Cross-page and single-page evidence together. A template learned from a
+// site's pages marks what repeats as boilerplate; on a site whose pages are
+// mostly stubs sharing one paragraph, that paragraph is what repeats, and
+// the navigation that changes from page to page is left as content. The
+// page's own extractor (learned, or density) sees the page alone and is
+// not fooled by repetition. When the words both keep are fewer than
+// kTemplateAgreement of the words the page's extractor keeps AND of those
+// the template keeps, the two disagree about what the page is: the
+// template has taken the page's content for furniture and kept furniture
+// instead, and the page's own labels stand. Otherwise the template's
+// labels stand: they keep what a single-page extractor misses (sections
+// below the heaviest one, API listings) and drop what it keeps by mistake
+// (on a short page, the footer's licence can outweigh the content: the
+// page's extractor keeping more is not disagreement).
+// Measured on the Debian documentation sites and a stub-page site (README,
+// "Templates"): 0.5.
+inline constexpr double kTemplateAgreement = 0.5;
+Labels combine_evidence(const Blocks& blocks, Labels site, const Labels& page);
+
 // The longest common subsequence alignment of two signature sequences:
 // pairs (i, j) of aligned positions, in order.
 std::vector<std::pair<uint32_t, uint32_t>> lcs_alignment(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b);

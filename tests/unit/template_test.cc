@@ -47,6 +47,43 @@ TEST(Template, SiteGroups) {
   EXPECT_EQ(site_group("", "/srv/docs/lib/x.html"), "/srv/docs/lib/");
 }
 
+// Blocks of the given word counts, for the evidence rule.
+Blocks blocks_of(std::vector<uint32_t> words) {
+  Blocks b;
+  for (uint32_t w : words) {
+    Block block;
+    block.features.words = w;
+    b.blocks.push_back(block);
+  }
+  return b;
+}
+
+TEST(Template, PageEvidenceStandsOnlyWhenBothDisagree) {
+  // Blocks: navigation that changes (6 words), the page's heading (2), a
+  // paragraph every page of the site shares (30), the footer (20).
+  Blocks b = blocks_of({6, 2, 30, 20});
+  Labels site, page;
+  site.keep = {1, 1, 0, 0};  // the stub's paragraph taken for template
+  page.keep = {0, 1, 1, 0};
+  Labels stub = combine_evidence(b, site, page);
+  EXPECT_EQ(stub.keep, page.keep);
+  EXPECT_EQ(stub.warnings.size(), 1u);
+  // A short page whose own extractor also keeps the footer: the template
+  // keeps the same content and drops the footer, so it stands.
+  Blocks short_page = blocks_of({0, 2, 10, 20});
+  site.keep = {0, 1, 1, 0};
+  page.keep = {0, 1, 1, 1};
+  EXPECT_EQ(combine_evidence(short_page, site, page).keep, site.keep);
+  // The template keeping far more than the page's extractor (sections it
+  // misses) is not disagreement either.
+  site.keep = {1, 1, 1, 1};
+  page.keep = {0, 0, 1, 0};
+  EXPECT_EQ(combine_evidence(b, site, page).keep, site.keep);
+  // Nothing kept by the page alone: the template stands.
+  page.keep = {0, 0, 0, 0};
+  EXPECT_EQ(combine_evidence(b, site, page).keep, site.keep);
+}
+
 std::vector<Blocks> garden() {
   std::vector<Blocks> out;
   for (int i = 1; i <= 6; ++i) {
