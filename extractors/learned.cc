@@ -18,14 +18,6 @@ namespace husk {
 
 namespace {
 
-// Most blocks are settled long before the last tree: after the first 50 of
-// the model's 300 rounds, a block whose score is 2 log-odds or more from
-// the threshold keeps its side. Measured on the 421,248 blocks of WCXB dev
-// and the article-extraction-benchmark: 37% of the blocks need the other
-// 250 rounds, and 0.09% of the decisions differ from the whole model's
-// (the staged-decision test bounds it).
-constexpr StagedDecision kStaged{50, 2.0f};
-
 class LearnedExtractor final : public Extractor {
  public:
   LearnedExtractor(const ExtractConfig& config, std::shared_ptr<const TreeModel> model)
@@ -44,7 +36,7 @@ class LearnedExtractor final : public Extractor {
       f = &own;
     }
     if (page.blocks.blocks.empty()) return f->density;
-    Result<std::vector<uint8_t>> keep = above_threshold(*model_, f->rows, features_.columns(), threshold_, kStaged);
+    Result<std::vector<uint8_t>> keep = above_threshold(*model_, f->rows, features_.columns(), threshold_, kStagedDecision);
     if (!keep.ok() || keep->size() != page.blocks.blocks.size()) {
       Labels density = f->density;
       density.warnings.push_back("the block model failed (" + keep.status().message() + "); density used");

@@ -11,7 +11,7 @@ namespace husk {
 
 struct LanguageData {
   std::vector<std::string> abbreviations;     // as written, e.g. "Mr.", "т.е."
-  StringSet stopwords;  // case-folded
+  WordSet stopwords;  // case-folded
 };
 
 const LanguageData& language_data();

@@ -373,7 +373,8 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   std::size_t price_blocks = 0;
   std::vector<TextStats> stats;
   stats.reserve(n);
-  std::unordered_map<std::string_view, uint32_t> text_count;
+  std::unordered_map<std::string_view, uint32_t, StringHash> text_count;
+  text_count.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     const Block& b = blocks.blocks[i];
     const BlockFeatures& f = b.features;
@@ -407,6 +408,8 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   std::vector<uint64_t> path(m, 0);
   std::unordered_map<uint64_t, uint32_t> path_count;
   std::unordered_map<uint64_t, uint32_t> sibling_count;  // (parent, tag) -> children
+  path_count.reserve(m);
+  sibling_count.reserve(m);
   std::vector<uint32_t> ordinal(m, 0);                   // among its parent's children of its tag
   enum : uint32_t {
     kMain = 1, kFurniture = 2, kHeader = 4, kFooter = 8, kNav = 16, kAside = 32, kTable = 64, kSchemaArticle = 128,
@@ -414,7 +417,7 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
     kSchemaListItem = 4096, kArticleBody = 8192, kDescription = 16384, kAriaHidden = 32768,
     kStructured = 65536,
   };
-  std::unordered_map<std::string_view, uint32_t> class_cache;
+  std::unordered_map<std::string_view, uint32_t, StringHash> class_cache;
   double main_words = 0;
   for (uint32_t e = 0; e < m; ++e) {
     const Element& el = elements[e];
@@ -493,11 +496,9 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   }
 
   // The title's words, the first <h1> and the first end-of-article marker.
-  StringSet title_words;
+  WordSet title_words;
   for (const std::string* t : {&blocks.title_tag, &blocks.og_title, &blocks.first_h1})
-    each_lower_word(*t, [&](std::string_view w) {
-      if (!bare_word(w).empty()) title_words.emplace(bare_word(w));
-    });
+    each_lower_word(*t, [&](std::string_view w) { title_words.insert(bare_word(w)); });
   std::size_t h1 = n, end_marker = n;
   std::vector<uint8_t> marker(n, 0);
   const LanguageData& languages = language_data();
@@ -625,9 +626,8 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
     uint32_t stopwords = 0, titled = 0, total_words = 0;
     each_lower_word(b.text, [&](std::string_view w) {
       ++total_words;
-      stopwords += languages.stopwords.count(w) > 0;
-      std::string_view bare = bare_word(w);
-      titled += !bare.empty() && title_words.count(bare) > 0;
+      stopwords += languages.stopwords.contains(w);
+      titled += title_words.contains(bare_word(w));
     });
     r[kStopwordRatio] = total_words ? static_cast<float>(stopwords) / static_cast<float>(total_words) : 0.0f;
     r[kHasUrl] = b.text.find("://") != std::string::npos || b.text.find("www.") != std::string::npos;

@@ -124,7 +124,8 @@ Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::
   const std::size_t n = rows.size() / columns;
   const auto cut = static_cast<float>(std::log(threshold / (1.0 - threshold))) - model.base_margin();
   const int all = model.rounds();
-  const int first = staged.first_rounds > 0 && staged.first_rounds < all ? staged.first_rounds : all;
+  const int share = static_cast<int>(staged.first_share * all);
+  const int first = share > 0 && share < all ? share : all;
   Result<std::vector<float>> score = model.margins(rows.data(), n, columns, 0, first);
   if (!score.ok()) return score.status();
   if (score->size() != n) return Status(Code::kInternal, "the model gave " + std::to_string(score->size()) +

@@ -45,13 +45,13 @@ const std::vector<TermWeight>& SignContext::weights() {
   std::vector<uint32_t> table(capacity, kEmpty);
   std::vector<TermWeight> out;
   slot_.resize(hashes.size());
-  const StringSet& stopwords = language_data().stopwords;
+  const WordSet& stopwords = language_data().stopwords;
   for (uint32_t i = 0; i < hashes.size(); ++i) {
     std::size_t at = hashes[i] & mask;
     while (table[at] != kEmpty && out[table[at]].hash != hashes[i]) at = (at + 1) & mask;
     if (table[at] == kEmpty) {
       table[at] = static_cast<uint32_t>(out.size());
-      out.push_back({text.terms[i], 0, 0.0, hashes[i], stopwords.find(text.terms[i]) != stopwords.end()});
+      out.push_back({text.terms[i], 0, 0.0, hashes[i], stopwords.contains(text.terms[i])});
     }
     ++out[table[at]].count;
     slot_[i] = table[at];

@@ -48,7 +48,7 @@ TEST(LearnedFastPaths, StagedDecisionAgreesWithEveryTree) {
     if (b.blocks.empty()) continue;
     Labels l = density->extract(PageView{b, nullptr, "", "p"});
     std::vector<float> rows = features.rows(b, l, "");
-    auto staged = above_threshold(**model, rows, features.columns(), threshold, StagedDecision{50, 2.0f});
+    auto staged = above_threshold(**model, rows, features.columns(), threshold, kStagedDecision);
     auto full = above_threshold(**model, rows, features.columns(), threshold, StagedDecision{0, 0.0f});
     ASSERT_TRUE(staged.ok() && full.ok());
     // Every tree, the other way: XGBoost's own probabilities.

@@ -81,9 +81,12 @@ TEST(Prescan, TooManyElementsAreFlattened) {
 TEST(Prescan, KeepsOnlyTheAttributesHuskReads) {
   const std::string html =
       "<div class=\"a b\" data-x='{\"k\": 1}' onclick=go() id=main><img src=p.png srcset=\"p2.png 2x\" alt=\"A cat\"/>"
-      "<a href='/x' target=_blank title=\"t > u\">x</a><p>t</p></div>";
+      "<a href='/x' target=_blank title=\"t > u\">x</a><a href=\"#notes\">n</a><link rel=canonical href=/c>"
+      "<link rel=stylesheet href=/s.css><p>t</p></div>";
+  // A link's URL becomes "on this page" or not; the canonical <link> stays,
+  // the style sheet goes.
   EXPECT_EQ(prescan(html, ParseOptions{}).html,
-            "<div class=\"a b\" id=main><img src=p.png alt=\"A cat\"/><a href='/x'>x</a><p>t</p></div>");
+            "<div class=\"a b\" id=main><img/><a href>x</a><a href=\"#\">n</a><link rel=canonical href=/c><p>t</p></div>");
   ParseOptions exact;
   exact.trim_markup = false;
   EXPECT_EQ(prescan(html, exact).html, html);
