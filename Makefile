@@ -49,11 +49,14 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
-# Whole-corpus throughput (Google Benchmark), against Gumbo parsing alone;
+# Whole-corpus throughput (Google Benchmark), against Gumbo parsing alone,
+# on the news articles and on WCXB's mixed pages;
 # near-duplicate search on a million fingerprints, against brute force.
 bench: build
 	$(BUILD)/tests/bench/husk_bench --corpus $(DATASETS)/article-extraction-benchmark/html \
 	  --site /usr/share/doc/python3.11/html --benchmark_counters_tabular=true
+	$(BUILD)/tests/bench/husk_bench --corpus $(DATASETS)/wcxb-dev/html \
+	  --benchmark_filter='GumboParseRaw|Extract/auto/jobs:1/' --benchmark_counters_tabular=true
 	$(BUILD)/tests/bench/husk_dedup_bench --benchmark_counters_tabular=true
 
 # The service under load on loopback: husk serve with a fresh index, the
