@@ -334,6 +334,28 @@ Result<std::vector<float>> predict(const Booster& b, const Matrix& m) {
   return std::vector<float>(result, result + size);
 }
 
+// Cross-validation by domain: for each fold, a model fitted (`fitted`) on
+// the matrix (`matrix_of`) of the other folds' pages predicts the fold's
+// pages, and `scored(test pages, predictions)` takes the predictions.
+template <typename MatrixOf, typename Fitted, typename Scored>
+Status each_fold(const std::vector<TrainingPage>& pages, int folds, MatrixOf&& matrix_of, Fitted&& fitted,
+                 Scored&& scored) {
+  const std::vector<int> fold = domain_folds(pages, folds);
+  for (int f = 0; f < folds; ++f) {
+    std::vector<std::size_t> train, test;
+    for (std::size_t p = 0; p < pages.size(); ++p) (fold[p] == f ? test : train).push_back(p);
+    Matrix tm, em;
+    Booster b;
+    if (Status st = matrix_of(train, tm); !st.ok()) return st;
+    if (Status st = fitted(tm, b); !st.ok()) return st;
+    if (Status st = matrix_of(test, em); !st.ok()) return st;
+    Result<std::vector<float>> p = predict(b, em);
+    if (!p.ok()) return p.status();
+    scored(test, *p);
+  }
+  return Status();
+}
+
 }  // namespace
 
 std::vector<int> domain_folds(const std::vector<TrainingPage>& pages, int folds) {
@@ -357,25 +379,19 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
   XGBSetGlobalConfig("{\"verbosity\": 0}");
   const std::size_t cols = names.size();
   if (cv != nullptr && o.folds >= 2) {
-    const std::vector<int> fold = domain_folds(pages, o.folds);
     std::vector<std::vector<float>> scores(pages.size());
-    for (int f = 0; f < o.folds; ++f) {
-      std::vector<std::size_t> train, test;
-      for (std::size_t p = 0; p < pages.size(); ++p) (fold[p] == f ? test : train).push_back(p);
-      Matrix tm, em;
-      Booster b;
-      if (Status st = matrix_of(pages, train, cols, o, tm); !st.ok()) return st;
-      if (Status st = fit(tm, o, b); !st.ok()) return st;
-      if (Status st = matrix_of(pages, test, cols, o, em); !st.ok()) return st;
-      Result<std::vector<float>> p = predict(b, em);
-      if (!p.ok()) return p.status();
-      std::size_t at = 0;
-      for (std::size_t page : test) {
-        std::size_t n = pages[page].coverage.size();
-        scores[page].assign(p->begin() + static_cast<std::ptrdiff_t>(at), p->begin() + static_cast<std::ptrdiff_t>(at + n));
-        at += n;
-      }
-    }
+    Status folded = each_fold(
+        pages, o.folds, [&](const std::vector<std::size_t>& of, Matrix& m) { return matrix_of(pages, of, cols, o, m); },
+        [&](const Matrix& m, Booster& b) { return fit(m, o, b); },
+        [&](const std::vector<std::size_t>& test, const std::vector<float>& p) {
+          std::size_t at = 0;
+          for (std::size_t page : test) {
+            std::size_t n = pages[page].coverage.size();
+            scores[page].assign(p.begin() + static_cast<std::ptrdiff_t>(at), p.begin() + static_cast<std::ptrdiff_t>(at + n));
+            at += n;
+          }
+        });
+    if (!folded.ok()) return folded;
     cv->folds = static_cast<std::size_t>(o.folds);
     double best = -1;
     for (double threshold : o.thresholds) {
@@ -446,31 +462,26 @@ Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages
   if (cv != nullptr && o.folds >= 2) {
     cv->types = types;
     cv->confusion.assign(types.size(), std::vector<std::size_t>(types.size(), 0));
-    const std::vector<int> fold = domain_folds(pages, o.folds);
     std::map<std::string, std::pair<std::size_t, std::size_t>> by_source;  // right, all
     std::size_t right = 0;
-    for (int f = 0; f < o.folds; ++f) {
-      std::vector<std::size_t> train, test;
-      for (std::size_t p = 0; p < pages.size(); ++p) (fold[p] == f ? test : train).push_back(p);
-      Matrix tm, em;
-      Booster b;
-      if (Status st = page_matrix(pages, train, features, types, tm); !st.ok()) return st;
-      if (Status st = fit(tm, o, "multi:softprob", classes, b); !st.ok()) return st;
-      if (Status st = page_matrix(pages, test, features, types, em); !st.ok()) return st;
-      Result<std::vector<float>> p = predict(b, em);
-      if (!p.ok()) return p.status();
-      for (std::size_t i = 0; i < test.size(); ++i) {
-        const float* row = p->data() + i * types.size();
-        auto predicted = static_cast<std::size_t>(std::max_element(row, row + types.size()) - row);
-        auto gold = static_cast<std::size_t>(std::lower_bound(types.begin(), types.end(), pages[test[i]].type) -
-                                             types.begin());
-        ++cv->confusion[gold][predicted];
-        right += predicted == gold;
-        auto& s = by_source[pages[test[i]].source];
-        s.first += predicted == gold;
-        ++s.second;
-      }
-    }
+    Status folded = each_fold(
+        pages, o.folds,
+        [&](const std::vector<std::size_t>& of, Matrix& m) { return page_matrix(pages, of, features, types, m); },
+        [&](const Matrix& m, Booster& b) { return fit(m, o, "multi:softprob", classes, b); },
+        [&](const std::vector<std::size_t>& test, const std::vector<float>& p) {
+          for (std::size_t i = 0; i < test.size(); ++i) {
+            const float* row = p.data() + i * types.size();
+            auto predicted = static_cast<std::size_t>(std::max_element(row, row + types.size()) - row);
+            auto gold = static_cast<std::size_t>(std::lower_bound(types.begin(), types.end(), pages[test[i]].type) -
+                                                 types.begin());
+            ++cv->confusion[gold][predicted];
+            right += predicted == gold;
+            auto& s = by_source[pages[test[i]].source];
+            s.first += predicted == gold;
+            ++s.second;
+          }
+        });
+    if (!folded.ok()) return folded;
     cv->folds = static_cast<std::size_t>(o.folds);
     cv->accuracy = pages.empty() ? 0 : static_cast<double>(right) / static_cast<double>(pages.size());
     for (const auto& [source, s] : by_source)
