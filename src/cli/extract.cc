@@ -178,10 +178,11 @@ Command add_extract_command(CLI::App& app) {
       "INPUT: .html/.htm files (optionally .gz), directories (recursive),\n"
       ".warc/.warc.gz, .jsonl with url+html, or - for stdin.\n"
       "Output: one JSON object per page: id, url, title, text, extractor,\n"
-      "and error (when the page failed) / warnings.");
+      "boilerplate, page_type, and error (when the page failed) / warnings.");
   cmd->add_option("INPUT", args->inputs, "Files, directories or -")->required();
   cmd->add_option("--extractor", args->extractor,
-                  "auto (site rule, else stored template, else density) | density | fulltext | xpath | template")
+                  "auto (site rule, else stored template, else the learned extractor) | learned | density | fulltext | xpath | "
+                  "template (the site's template weighed against the page's own evidence)")
       ->check(CLI::IsMember(extractor_names()))
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs, "Pages processed in parallel (0: one per core)")->capture_default_str();
