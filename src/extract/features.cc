@@ -407,7 +407,13 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   std::vector<uint8_t> list_depth(m, 0);
   std::vector<uint64_t> path(m, 0);
   std::unordered_map<uint64_t, uint32_t> path_count;
-  std::unordered_map<uint64_t, uint32_t> sibling_count;  // (parent, tag) -> children
+  std::unordered_map<uint64_t, uint32_t> sibling_count;  // sibling_key -> children
+  // An element's parent (0 for the root) and tag: the children of one
+  // parent that share a tag share the key.
+  auto sibling_key = [&](uint32_t e) {
+    const Element& el = elements[e];
+    return (static_cast<uint64_t>(el.parent == Element::kNone ? 0 : el.parent) << 16) ^ static_cast<uint64_t>(el.tag);
+  };
   path_count.reserve(m);
   sibling_count.reserve(m);
   std::vector<uint32_t> ordinal(m, 0);                   // among its parent's children of its tag
@@ -469,7 +475,7 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
     list_depth[e] = static_cast<uint8_t>(std::min<int>((root ? 0 : list_depth[p]) + (t == Tag::kUl || t == Tag::kOl), 255));
     path[e] = (root ? 0x9E3779B97F4A7C15ull : path[p] * 0x100000001B3ull) ^ (static_cast<uint64_t>(t) + 1);
     ++path_count[path[e]];
-    ordinal[e] = sibling_count[(static_cast<uint64_t>(p) << 16) ^ static_cast<uint64_t>(t)]++;
+    ordinal[e] = sibling_count[sibling_key(e)]++;
     if ((a & kMain) && !(root ? 0 : (ancestry[p] & kMain))) main_words += subtree_words(e);
   }
 
@@ -477,12 +483,7 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   // that has at least kItemSiblings siblings of its tag (cards of a grid,
   // posts of a thread, rows of a listing).
   constexpr uint32_t kItemSiblings = 3;
-  auto siblings_of = [&](uint32_t e) {
-    const Element& el = elements[e];
-    uint64_t key = (static_cast<uint64_t>(el.parent == Element::kNone ? 0 : el.parent) << 16) ^
-                   static_cast<uint64_t>(el.tag);
-    return sibling_count[key];
-  };
+  auto siblings_of = [&](uint32_t e) { return sibling_count[sibling_key(e)]; };
   std::vector<uint32_t> item(m, Element::kNone);
   std::vector<uint16_t> item_distance(m, 0);
   for (uint32_t e = 0; e < m; ++e) {
@@ -609,10 +610,7 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
     r[kParentShare] = static_cast<float>(subtree_words(parent) / page_words);
     r[kParentBlocks] = log1p_f(elements[parent].end_block - elements[parent].first_block);
     r[kPathRepeat] = log1p_f(path_count[path[e]] - 1.0);
-    r[kSameSiblings] =
-        log1p_f(sibling_count[(static_cast<uint64_t>(el.parent == Element::kNone ? 0 : el.parent) << 16) ^
-                              static_cast<uint64_t>(el.tag)] -
-                1.0);
+    r[kSameSiblings] = log1p_f(siblings_of(e) - 1.0);
     r[kInSchemaArticle] = (a & kSchemaArticle) != 0;
     r[kInSchemaProduct] = (a & kSchemaProduct) != 0;
     r[kInSchemaReview] = (a & kSchemaReview) != 0;

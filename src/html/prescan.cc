@@ -8,6 +8,7 @@
 // pages from looking deep.
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -345,18 +346,18 @@ class Prescanner {
   }
 
   // A script start tag whose type is JSON-LD.
-  static bool is_json_ld(std::string_view tag) {
-    std::string lower = ascii_lower(tag);
-    return lower.find("ld+json") != std::string::npos;
-  }
+  static bool is_json_ld(std::string_view tag) { return mentions_any(tag, {"ld+json"}); }
 
   // A <link> some husk stage reads: the canonical URL, the author and the
   // licence. Style sheets, icons, preloads and alternates (a page per
   // language on multilingual sites) are left out.
-  static bool is_read_link(std::string_view tag) {
-    std::string lower = ascii_lower(tag);
-    for (std::string_view rel : {"canonical", "author", "license"})
-      if (lower.find(rel) != std::string::npos) return true;
+  static bool is_read_link(std::string_view tag) { return mentions_any(tag, {"canonical", "author", "license"}); }
+
+  // Whether a start tag's text, in any case, contains one of `words`.
+  static bool mentions_any(std::string_view tag, std::initializer_list<std::string_view> words) {
+    const std::string lower = ascii_lower(tag);
+    for (std::string_view w : words)
+      if (lower.find(w) != std::string::npos) return true;
     return false;
   }
 
