@@ -17,7 +17,7 @@ DATASETS ?= ../shared/datasets
 APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev \
   libssl-dev libxxhash-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
-  libxgboost-dev libgtest-dev libgmock-dev libbenchmark-dev \
+  libxgboost-dev libcld2-dev libgtest-dev libgmock-dev libbenchmark-dev \
   python3.11-doc postgresql-doc-15 git-doc apache2-doc wget
 
 .PHONY: all deps build demo test bench load fuzz clean

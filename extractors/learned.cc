@@ -18,12 +18,19 @@ namespace husk {
 
 namespace {
 
+// The presets' block thresholds (the model's own is 0.45).
+constexpr double kPrecisionThreshold = 0.65;
+constexpr double kRecallThreshold = 0.25;
+
 class LearnedExtractor final : public Extractor {
  public:
   LearnedExtractor(const ExtractConfig& config, std::shared_ptr<const TreeModel> model)
       : density_(make_density_extractor(config)), features_(config), model_(std::move(model)) {
     threshold_ = std::strtod(model_->attribute("threshold").c_str(), nullptr);
     if (threshold_ <= 0 || threshold_ >= 1) threshold_ = 0.5;
+    if (config.preset == ExtractPreset::kPrecision) threshold_ = kPrecisionThreshold;
+    if (config.preset == ExtractPreset::kRecall) threshold_ = kRecallThreshold;
+    if (const char* t = std::getenv("HUSK_TMP_THRESHOLD")) threshold_ = std::strtod(t, nullptr);
   }
 
   std::string_view name() const override { return "learned"; }

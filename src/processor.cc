@@ -7,9 +7,12 @@
 #include <new>
 #include <nlohmann/json.hpp>
 
+#include "base/url.h"
+#include "extract/comments.h"
 #include "extract/features.h"
 #include "extract/page_type.h"
 #include "extract/registry.h"
+#include "format/record.h"
 #include "sign/hashing.h"
 
 namespace husk {
@@ -126,6 +129,12 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
   auto kept = std::make_shared<ProcessorOptions>(options);
   // Site rules' XPaths may name any attribute or text as written.
   if (kept->sites) kept->parse.trim_markup = false;
+  // The Markdown and HTML outputs need the inline markup, and links and
+  // images their URLs.
+  if (kept->markdown || kept->html) {
+    kept->segment.markup |= markup_for(kept->format);
+    kept->parse.keep_urls = kept->parse.keep_urls || kept->format.links || kept->format.images;
+  }
   return Processor(std::move(kept), std::move(cascade));
 }
 
@@ -140,6 +149,7 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
   result.source = page.source;
   result.extractor = std::string(cascade_->local->name());  // until the cascade says which ran
   result.input_bytes = page.bytes.size();
+  d.content_language = page.content_language;
   if (!page.status.ok()) {
     result.status = page.status;
     return d;
@@ -210,7 +220,24 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     result.page_type = std::move(type.name);
     for (std::string& w : labels.warnings) result.warnings.push_back(std::move(w));
     result.extractor = labels.extractor;
+    // The user comments: out of the text, and returned apart when asked.
+    // On a forum the posts are the content.
+    if (result.page_type != "forum") {
+      std::vector<uint8_t> in_comments = comment_blocks(d.blocks, labels.keep);
+      for (std::size_t i = 0; i < in_comments.size() && i < labels.keep.size(); ++i)
+        if (in_comments[i]) labels.keep[i] = 0;
+      if (o.comments) result.comments = comment_text(d.blocks, in_comments);
+    }
     result.text = kept_text(d.blocks, labels);
+    result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata);
+    if (!result.metadata.title.empty()) result.title = result.metadata.title;
+    result.language = identify_language(result.text, d.blocks.lang, d.content_language);
+    if (o.markdown || o.html) {
+      FormatOptions format = o.format;
+      format.base_url = d.blocks.facts.base.empty() ? result.url : resolve_url(result.url, d.blocks.facts.base);
+      if (o.markdown) result.markdown = to_markdown(d.blocks, labels.keep, format);
+      if (o.html) result.html = to_html(d.blocks, labels.keep, format, result.title);
+    }
     double all_words = 0, kept_words = 0;
     for (std::size_t i = 0; i < d.blocks.blocks.size(); ++i) {
       all_words += d.blocks.blocks[i].features.words;
@@ -265,10 +292,13 @@ std::string page_id(std::string_view url, std::string_view bytes) {
 }
 
 std::string to_jsonl(const PageResult& r) {
-  nlohmann::ordered_json j = {{"id", r.id},     {"url", r.url},
-                              {"title", r.title}, {"text", r.text},
-                              {"extractor", r.extractor}, {"boilerplate", std::round(r.boilerplate * 10000.0) / 10000.0}};
-  if (!r.page_type.empty()) j["page_type"] = r.page_type;
+  nlohmann::ordered_json j = {{"id", r.id}, {"url", r.url}, {"title", r.title}, {"text", r.text}};
+  if (!r.markdown.empty()) j["markdown"] = r.markdown;
+  if (!r.html.empty()) j["html"] = r.html;
+  if (!r.comments.empty()) j["comments"] = r.comments;
+  j["extractor"] = r.extractor;
+  j["boilerplate"] = std::round(r.boilerplate * 10000.0) / 10000.0;
+  add_metadata(j, r);
   if (!r.status.ok()) j["error"] = r.status.to_string();
   if (!r.warnings.empty()) j["warnings"] = r.warnings;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

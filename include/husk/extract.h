@@ -104,6 +104,11 @@ struct HintFamily {
   std::vector<std::string> tokens;      // match a whole word of it (split at space, '-', '_')
 };
 
+// Named presets of the learned extractor (trafilatura's favor_precision
+// and favor_recall): its block threshold moved up or down. Measured on the
+// dev sets in README ("Presets").
+enum class ExtractPreset : uint8_t { kBalanced, kPrecision, kRecall };
+
 struct ExtractConfig {
   DensityParams density;
   Vocabulary vocabulary;
@@ -111,6 +116,7 @@ struct ExtractConfig {
   // The learned extractor's block model: a file written by husk train
   // extract, or empty for the model compiled into husk.
   std::string block_model;
+  ExtractPreset preset = ExtractPreset::kBalanced;
 };
 
 // The built-in configuration: DensityParams defaults and the vocabulary of

@@ -104,6 +104,10 @@ struct ParseOptions {
   // JSON-LD scripts (type application/ld+json) are kept for the metadata and
   // page type: at most this many bytes of them per page.
   std::size_t max_json_ld_bytes = 1u << 20;
+  // Keep link targets and image sources and alt texts, which only the
+  // Markdown and HTML outputs read (--links, --images): with trim_markup on
+  // they are otherwise reduced to "on this page or not" or dropped.
+  bool keep_urls = false;
 };
 
 // A parsed page. Opaque: the stages that read it (segment, the XPath view)
@@ -205,10 +209,41 @@ struct BlockFeatures {
   uint32_t flags = 0;      // BlockFlag bits
 };
 
+// Inline markup inside a block's text, recorded only when
+// SegmentOptions::markup asks for it (the Markdown and HTML outputs).
+enum class SpanKind : uint8_t { kEmphasis, kStrong, kCode, kLink, kImage };
+
+struct Span {
+  uint32_t begin = 0;  // byte offsets into Block::text; an image has begin == end
+  uint32_t end = 0;
+  SpanKind kind = SpanKind::kEmphasis;
+  std::string url;  // link href or image src, as written in the page
+  std::string alt;  // image alt text
+};
+
 struct Block {
   std::string text;      // white space collapsed, no leading/trailing space
   uint32_t element = 0;  // innermost block-level element holding the text
   BlockFeatures features;
+  // With SegmentOptions::markup only:
+  std::vector<Span> spans;  // in the order they open
+  std::string code;         // inside <pre>: the text with its line breaks and indentation
+};
+
+// What the page says about itself in its markup, for the metadata
+// (husk/metadata.h). Each list is bounded: a hostile page could repeat
+// these without end.
+struct PageFacts {
+  // itemprop (lower-cased) -> value (content/datetime attribute, else the
+  // element's text) for the microdata properties the metadata reads.
+  std::vector<std::pair<std::string, std::string>> microdata;
+  std::vector<std::string> times;         // <time datetime> values, in document order
+  std::vector<std::string> author_links;  // texts of <a rel=author>
+  std::vector<std::string> author_marked; // short texts of elements whose class/id says author or byline
+  std::vector<std::string> h1s;           // every <h1>'s text, in document order
+  std::string base;                       // <base href>
+  std::string license;                    // <link rel=license href>
+  std::string author_link;                // <link rel=author href>
 };
 
 struct Blocks {
@@ -224,6 +259,10 @@ struct Blocks {
   std::string canonical;                    // <link rel=canonical href>
   std::vector<std::string> json_ld;         // the bodies of its JSON-LD scripts
   std::vector<std::string> schema_types;    // schema.org types of its itemtype attributes ("Product"), first use first
+  PageFacts facts;
+  // With SegmentOptions::markup: the language of the code in <pre>
+  // elements that name it (class="language-cpp" on the pre or its <code>).
+  std::vector<std::pair<uint32_t, std::string>> code_languages;  // element -> language
 };
 
 struct SegmentOptions {
@@ -241,6 +280,15 @@ struct SegmentOptions {
   // A shop's product description given in JSON-LD and not shown in the
   // page's text (a tab a script fills) becomes blocks after the page's own.
   bool product_description = true;
+  // Inline markup to record (MarkupBits): the Markdown and HTML outputs
+  // ask for it; plain text does not, and pays nothing for it.
+  uint32_t markup = 0;
+};
+
+enum MarkupBits : uint32_t {
+  kMarkupStructure = 1u << 0,  // emphasis, inline code, <pre> line breaks, code languages
+  kMarkupLinks = 1u << 1,      // <a href> spans (keep ParseOptions::keep_urls on)
+  kMarkupImages = 1u << 2,     // <img> spans with src and alt (likewise)
 };
 
 Blocks segment(const Dom& dom, const SegmentOptions& options = {});

@@ -30,6 +30,7 @@ struct RawPage {
   std::string source;        // where it was read, for messages: "a.warc.gz: record 12"
   std::string bytes;         // the page as fetched, any charset
   std::string content_type;  // HTTP Content-Type when known; its charset outranks <meta>
+  std::string content_language;  // HTTP Content-Language when known: a hint for language identification
   bool is_unicode = false;   // bytes are already UTF-8 text (JSONL strings): no charset step
   Status status;             // not ok when the record could not be read whole
 };

@@ -28,8 +28,10 @@
 #include <vector>
 
 #include "husk/extract.h"
+#include "husk/format.h"
 #include "husk/html.h"
 #include "husk/ingest.h"
+#include "husk/metadata.h"
 #include "husk/sign.h"
 #include "husk/status.h"
 
@@ -45,6 +47,17 @@ struct ProcessorOptions {
   ExtractConfig extract = default_extract_config();
   std::shared_ptr<const SiteRules> sites;          // per-site XPath rules; null: none
   std::shared_ptr<const TemplateStore> templates;  // learned templates; null: none
+  // Outputs beside the plain text (husk/format.h): Markdown, HTML, with
+  // links and images when format.links / format.images (format.base_url is
+  // set per page).
+  bool markdown = false;
+  bool html = false;
+  FormatOptions format;
+  // The page's user comment section (recognised on every page but forums,
+  // whose posts are the content) is left out of the text; with `comments`
+  // its text is returned apart in PageResult::comments.
+  bool comments = false;
+  MetadataOptions metadata;
   // Signing is off unless `sign` is set.
   bool sign = false;
   SignOptions signing;
@@ -57,8 +70,13 @@ struct PageResult {
   std::string id;
   std::string url;
   std::string source;     // where the page was read (file path), not written out
-  std::string title;
+  std::string title;      // the headline (metadata.title)
   std::string text;       // the clean text: paragraphs separated by blank lines
+  std::string markdown;   // with ProcessorOptions::markdown
+  std::string html;       // with ProcessorOptions::html
+  std::string comments;   // with ProcessorOptions::comments: the comment section's text
+  Metadata metadata;
+  Language language;      // of the clean text
   std::string extractor;  // the extractor that labelled the page
   // What kind of page it is: article, collection, documentation, forum,
   // listing, product or service (the page-type classifier's; empty for a
@@ -75,6 +93,7 @@ struct PageResult {
 // that need a whole site at once (learning templates, tuning rules) work on.
 struct Document {
   PageResult result;  // id, url, source, title, charset, warnings; or why the page failed
+  std::string content_language;  // the HTTP header, a hint for the language
   Blocks blocks;
   std::optional<Dom> dom;  // kept when asked for
 };
@@ -117,8 +136,12 @@ class Processor {
 std::string page_id(std::string_view url, std::string_view bytes);
 
 // The `husk extract` JSONL record of a page: id, url, title, text,
-// extractor, boilerplate (share of visible words removed, 4 decimals), then
-// error and warnings when present; newline-terminated.
+// markdown / html / comments when asked, extractor, boilerplate (share of
+// visible words removed, 4 decimals), page_type, the metadata (author,
+// date_published, date_modified, sitename, description, language,
+// language_confidence, canonical_url, image, tags, categories, license;
+// each null when absent), then error and warnings when present;
+// newline-terminated.
 std::string to_jsonl(const PageResult& result);
 
 }  // namespace husk

@@ -43,12 +43,17 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
     nlohmann::ordered_json types = nlohmann::ordered_json::object();
     for (const auto& [type, t] : s.by_type) types[type] = totals_json(t);
     j["by_type"] = types;
+    for (const auto& [name, f] : {std::pair{"title", &s.title}, {"author", &s.author}, {"date", &s.date}})
+      j[name] = {{"accuracy", f->accuracy()}, {"pages", f->total}};
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("pages      %zu (%zu without a prediction)\n", s.all.pages, s.missing);
     std::printf("precision  %.4f\nrecall     %.4f\nf1         %.4f\n", s.all.precision, s.all.recall, s.all.f1);
     std::printf("with       %.4f  (share of \"with\" snippets found)\n", s.all.with_rate);
     std::printf("without    %.4f  (share of \"without\" snippets found; lower is better)\n", s.all.without_rate);
+    std::printf("title      %.4f  (of %zu pages with a gold title)\n", s.title.accuracy(), s.title.total);
+    std::printf("author     %.4f  (of %zu pages with a gold author)\n", s.author.accuracy(), s.author.total);
+    std::printf("date       %.4f  (of %zu pages with a gold date)\n", s.date.accuracy(), s.date.total);
     std::printf("\n%-14s %6s %9s %9s %9s %7s %8s\n", "page type", "pages", "precision", "recall", "f1", "with", "without");
     for (const auto& [type, t] : s.by_type)
       std::printf("%-14s %6zu %9.4f %9.4f %9.4f %7.3f %8.3f\n", type.c_str(), t.pages, t.precision, t.recall, t.f1,
@@ -74,6 +79,9 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
                                   {"recall", p.match.recall},
                                   {"with", {p.with_found, p.with_total}},
                                   {"without", {p.without_found, p.without_total}},
+                                  {"title", p.title},
+                                  {"author", p.author},
+                                  {"date", p.date},
                                   {"predicted", p.predicted}};
       out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     }

@@ -24,7 +24,45 @@ struct ExtractArgs {
   std::size_t min_group_pages = TemplateOptions{}.min_group_pages;
   unsigned jobs = 0;
   std::size_t max_page_bytes = IngestOptions{}.max_page_bytes;
+  bool with_markdown = false;
+  bool with_html = false;
+  bool links = false;
+  bool images = false;
+  bool comments = false;
+  std::string languages;
+  bool precision = false;
+  bool recall = false;
 };
+
+// The languages --languages keeps ("en,de"), as primary subtags.
+std::vector<std::string> language_list(const std::string& csv) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i <= csv.size()) {
+    std::size_t comma = csv.find(',', i);
+    if (comma == std::string::npos) comma = csv.size();
+    std::string code = primary_language(csv.substr(i, comma - i));
+    if (!code.empty()) out.push_back(code);
+    i = comma + 1;
+  }
+  return out;
+}
+
+// A page's header line in the markdown and html streams: a comment, so
+// that each page's part stays valid Markdown or HTML.
+std::string page_comment(const PageResult& r) {
+  std::string inner = r.id + (r.url.empty() ? "" : " " + r.url);
+  if (!r.status.ok()) inner += " error: " + r.status.to_string();
+  // "--" may not stand inside an HTML comment.
+  for (std::size_t p; (p = inner.find("--")) != std::string::npos;) inner.replace(p, 2, "%2D%2D");
+  return "<!-- husk: " + inner + " -->\n";
+}
+
+std::string formatted(const PageResult& r, const std::string& format) {
+  if (format == "markdown") return page_comment(r) + (r.status.ok() ? r.markdown + "\n\n" : "\n");
+  if (format == "html") return page_comment(r) + (r.status.ok() ? r.html : "\n");
+  return {};
+}
 
 std::string to_text(const PageResult& r) {
   std::string out = "==> " + r.id + (r.url.empty() ? "" : " " + r.url) + " <==\n";
@@ -98,6 +136,14 @@ int run_extract(const ExtractArgs& args) {
     options.extract = std::move(*config);
   }
   options.extract.block_model = args.model;
+  if (args.precision) options.extract.preset = ExtractPreset::kPrecision;
+  if (args.recall) options.extract.preset = ExtractPreset::kRecall;
+  options.markdown = args.format == "markdown" || args.with_markdown;
+  options.html = args.format == "html" || args.with_html;
+  options.format.links = args.links;
+  options.format.images = args.images;
+  options.comments = args.comments;
+  const std::vector<std::string> languages = language_list(args.languages);
   if (!args.sites.empty()) {
     auto sites = SiteRules::load_dir(args.sites);
     if (!sites.ok()) return fail("extract", sites.status().message(), 2);
@@ -123,12 +169,22 @@ int run_extract(const ExtractArgs& args) {
   }
   std::ios::sync_with_stdio(false);
   const bool text_format = args.format == "text";
+  const bool jsonl_format = args.format == "jsonl";
+  std::size_t other_language = 0;
   const bool trace = features.is_open();
 
   Progress progress("extract");
   std::size_t done = 0, errors = 0, bytes = 0;
   auto emit = [&](const PageResult& r, const Trace* t) {
-    output.out() << (text_format ? to_text(r) : to_jsonl(r));
+    const bool wanted = languages.empty() || !r.status.ok() ||
+                        std::find(languages.begin(), languages.end(), primary_language(r.language.code)) != languages.end();
+    if (!wanted) {
+      ++other_language;
+    } else if (jsonl_format) {
+      output.out() << to_jsonl(r);
+    } else {
+      output.out() << (text_format ? to_text(r) : formatted(r, args.format));
+    }
     if (t != nullptr) features << feature_lines(r, *t);
     ++done;
     if (!r.status.ok()) ++errors;
@@ -162,6 +218,8 @@ int run_extract(const ExtractArgs& args) {
   }
   progress.finish();
   output.out().flush();
+  if (!languages.empty())
+    std::cerr << "extract: " << other_language << " page(s) in other languages than --languages left out\n";
   for (const Status& st : stats.input_errors) fail("extract", st.message(), 1);
   if (!output.out()) return fail("extract", "write failed", 1);
   if (stats.pages == 0 && !stats.input_errors.empty()) return 1;
@@ -177,8 +235,14 @@ Command add_extract_command(CLI::App& app) {
       "Extract the main text of pages.\n"
       "INPUT: .html/.htm files (optionally .gz), directories (recursive),\n"
       ".warc/.warc.gz, .jsonl with url+html, or - for stdin.\n"
-      "Output: one JSON object per page: id, url, title, text, extractor,\n"
-      "boilerplate, page_type, and error (when the page failed) / warnings.");
+      "Output (--format jsonl): one JSON object per page: id, url, title,\n"
+      "text, markdown/html/comments when asked, extractor, boilerplate,\n"
+      "page_type, author, date_published, date_modified, sitename,\n"
+      "description, language, language_confidence, canonical_url, image,\n"
+      "tags, categories, license (null when the page does not say), and\n"
+      "error (when the page failed) / warnings. --format text|markdown|html\n"
+      "writes each page's title and text, Markdown or HTML document after a\n"
+      "header line naming the page.");
   cmd->add_option("INPUT", args->inputs, "Files, directories or -")->required();
   cmd->add_option("--extractor", args->extractor,
                   "auto (site rule, else stored template, else the learned extractor) | learned | density | fulltext | xpath | "
@@ -186,7 +250,21 @@ Command add_extract_command(CLI::App& app) {
       ->check(CLI::IsMember(extractor_names()))
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs, "Pages processed in parallel (0: one per core)")->capture_default_str();
-  cmd->add_option("--format", args->format, "jsonl | text")->check(CLI::IsMember({"jsonl", "text"}))->capture_default_str();
+  cmd->add_option("--format", args->format, "jsonl | text | markdown | html")
+      ->check(CLI::IsMember({"jsonl", "text", "markdown", "html"}))
+      ->capture_default_str();
+  cmd->add_flag("--with-markdown", args->with_markdown, "jsonl: add a markdown field to each record");
+  cmd->add_flag("--with-html", args->with_html, "jsonl: add an html field (a small HTML document) to each record");
+  cmd->add_flag("--links", args->links, "Markdown/HTML: keep hyperlinks, made absolute against the page URL or <base>");
+  cmd->add_flag("--images", args->images, "Markdown/HTML: keep images as ![alt](src) / <img>");
+  cmd->add_flag("--comments", args->comments,
+                "Return the page's user comment section in a comments field (it is never part of text)");
+  cmd->add_option("--languages", args->languages,
+                  "Keep only pages in these languages (ISO 639-1, comma-separated: en,de), as identified by CLD2");
+  auto* precision = cmd->add_flag("--precision", args->precision,
+                                  "Favour precision: keep only blocks the extractor is surer of (less boilerplate, some text lost)");
+  cmd->add_flag("--recall", args->recall, "Favour recall: keep blocks the extractor is less sure of (more text, more boilerplate)")
+      ->excludes(precision);
   cmd->add_option("-o,--output", args->output, "Output file (- for stdout)")->capture_default_str();
   cmd->add_option("--config", args->config, "TOML file overriding the built-in config/extract.toml");
   cmd->add_option("--model", args->model, "Block model for the learned extractor (husk train extract -o FILE); default: built in")

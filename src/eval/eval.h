@@ -109,6 +109,15 @@ struct WcxbPage {
   WordMatch match;
   std::size_t with_found = 0, with_total = 0;
   std::size_t without_found = 0, without_total = 0;
+  // Metadata against the gold's title, author and publish_date: 1 right,
+  // 0 wrong, -1 when the gold has none.
+  int8_t title = -1, author = -1, date = -1;
+};
+
+// A metadata field's accuracy over the pages whose gold has it.
+struct FieldScore {
+  std::size_t correct = 0, total = 0;
+  double accuracy() const { return total ? static_cast<double>(correct) / static_cast<double>(total) : 0.0; }
 };
 
 struct WcxbTotals {
@@ -122,6 +131,10 @@ struct WcxbScore {
   std::size_t missing = 0;                    // gold pages with no prediction (scored as empty)
   std::map<std::string, WcxbTotals> by_type;  // by page type
   std::vector<WcxbPage> per_page;
+  // Title: the same sequence of lower-cased \w+ tokens; author: the gold
+  // name equals one of the predicted authors after the same folding; date:
+  // the same calendar day as date_published.
+  FieldScore title, author, date;
 };
 
 // gold_dir: a WCXB split (its ground-truth/ folder of NNNN.json, or that

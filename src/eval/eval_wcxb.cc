@@ -11,6 +11,7 @@
 
 #include "eval/eval.h"
 #include "husk/normalize.h"
+#include "ingest/lines.h"
 
 namespace husk {
 
@@ -48,6 +49,66 @@ std::vector<std::string> strings_of(const nlohmann::json& j, const char* key) {
   for (const auto& v : *it)
     if (v.is_string()) out.push_back(v.get<std::string>());
   return out;
+}
+
+// What a prediction record says about its page's metadata.
+struct PredictedMeta {
+  std::string title;
+  std::vector<std::string> authors;
+  std::string date;
+};
+
+Result<std::unordered_map<std::string, PredictedMeta>> read_metadata(const std::string& path) {
+  std::unordered_map<std::string, PredictedMeta> out;
+  Status st = for_each_json_object(path, [&](const nlohmann::json& record, const Line&) {
+    auto id = record.find("id");
+    if (id == record.end() || !id->is_string()) return Status();  // read_predictions reports it
+    PredictedMeta m;
+    if (auto t = record.find("title"); t != record.end() && t->is_string()) m.title = t->get<std::string>();
+    if (auto a = record.find("author"); a != record.end()) {
+      if (a->is_string()) m.authors.push_back(a->get<std::string>());
+      if (a->is_array())
+        for (const auto& v : *a)
+          if (v.is_string()) m.authors.push_back(v.get<std::string>());
+    }
+    if (auto d = record.find("date_published"); d != record.end() && d->is_string()) m.date = d->get<std::string>();
+    out[gold_key(id->get<std::string>())] = std::move(m);
+    return Status();
+  });
+  if (!st.ok()) return st;
+  return out;
+}
+
+// The benchmark's folding: lower case, \w+ tokens.
+std::vector<std::string> folded(std::string_view text) {
+  std::string lower = lower_case(text);
+  std::vector<std::string> out;
+  for (std::string_view t : word_tokens(lower)) out.emplace_back(t);
+  return out;
+}
+
+std::string gold_string(const nlohmann::json& truth, const char* key) {
+  auto it = truth.find(key);
+  return it != truth.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+void score_metadata(const nlohmann::json& truth, const PredictedMeta* predicted, WcxbPage& page) {
+  if (std::string title = gold_string(truth, "title"); !folded(title).empty())
+    page.title = predicted != nullptr && folded(predicted->title) == folded(title);
+  if (std::string author = gold_string(truth, "author"); !folded(author).empty()) {
+    page.author = 0;
+    if (predicted != nullptr)
+      for (const std::string& a : predicted->authors)
+        if (folded(a) == folded(author)) page.author = 1;
+  }
+  if (std::string date = gold_string(truth, "publish_date"); date.size() >= 10)
+    page.date = predicted != nullptr && predicted->date.size() >= 10 && predicted->date.substr(0, 10) == date.substr(0, 10);
+}
+
+void count(FieldScore& score, int8_t verdict) {
+  if (verdict < 0) return;
+  ++score.total;
+  score.correct += verdict > 0;
 }
 
 }  // namespace
@@ -119,6 +180,8 @@ Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& 
   Result<std::unordered_map<std::string, std::string>> predictions =
       read_predictions(pred_path, [](const std::string& id) { return gold_key(id); });
   if (!predictions.ok()) return predictions.status();
+  Result<std::unordered_map<std::string, PredictedMeta>> metadata = read_metadata(pred_path);
+  if (!metadata.ok()) return metadata.status();
 
   WcxbScore score;
   for (const fs::path& f : files) {
@@ -146,6 +209,11 @@ Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& 
       ++page.without_total;
       page.without_found += predicted_lower.find(lower_case(snippet)) != std::string::npos;
     }
+    auto meta = metadata->find(page.id);
+    score_metadata(truth, meta != metadata->end() ? &meta->second : nullptr, page);
+    count(score.title, page.title);
+    count(score.author, page.author);
+    count(score.date, page.date);
     score.per_page.push_back(std::move(page));
   }
   std::vector<const WcxbPage*> all;

@@ -80,8 +80,10 @@ bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '
 // content, ARIA roles and labels, microdata and meta properties, dates,
 // table spans, list numbering and languages. Everything else (data-*,
 // srcset, image sources, event handlers, inline sizes) only costs parsing
-// time.
-bool is_read_attribute(std::string_view name) {
+// time. With ParseOptions::keep_urls, image sources and alt texts are read
+// too (the Markdown and HTML outputs' --images).
+bool is_read_attribute(std::string_view name, bool keep_urls) {
+  if (keep_urls && (iequals(name, "src") || iequals(name, "alt") || iequals(name, "data-src"))) return true;
   static constexpr std::string_view kRead[] = {
       "class", "id", "href", "style", "hidden", "aria-hidden", "aria-label", "role",
       "itemprop", "itemscope", "itemtype", "lang", "property", "name", "content", "http-equiv", "charset", "rel",
@@ -280,12 +282,12 @@ class Prescanner {
       // The parser keeps the first of repeated attributes, so a second
       // style never counts, and must not once the first is gone.
       const bool is_style = iequals(name, "style");
-      if (!is_read_attribute(name) || (is_style && seen_style)) {
+      if (!is_read_attribute(name, options_.keep_urls) || (is_style && seen_style)) {
         changed = true;
       } else if (is_style && !may_hide(value)) {
         seen_style = true;
         changed = true;
-      } else if (link && value.size() > 1 && iequals(name, "href")) {
+      } else if (link && !options_.keep_urls && value.size() > 1 && iequals(name, "href")) {
         changed = true;
         attrs_.append(value[0] == '#' ? " href=\"#\"" : " href");
       } else {

@@ -2,6 +2,7 @@
 // text blocks, their features and the element table (see husk/html.h).
 #include <gumbo.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstring>
@@ -18,6 +19,57 @@ namespace {
 // <meta> tags without end).
 constexpr std::size_t kMaxMeta = 256;
 constexpr std::size_t kMaxSchemaTypes = 64;
+constexpr std::size_t kMaxFacts = 16;
+// An author's name, with a "By" and a role around it, fits in this many
+// bytes; a longer text marked "author" is a biography.
+constexpr std::size_t kMaxAuthorBytes = 160;
+
+// The microdata properties the metadata reads (schema.org CreativeWork).
+bool is_read_itemprop(std::string_view p) {
+  return p == "author" || p == "creator" || p == "datepublished" || p == "datemodified" || p == "datecreated" ||
+         p == "headline" || p == "keywords" || p == "articlesection" || p == "publisher" || p == "inlanguage";
+}
+
+// class or id words that mark an author's name ("author", "byline",
+// "post-author", "c-byline__name").
+bool starts_with_word(const char* p, const char* word) {
+  for (; *word; ++p, ++word)
+    if (*p == 0 || ascii_lower_char(*p) != *word) return false;
+  return true;
+}
+
+bool marks_author(const char* value) {
+  if (value == nullptr) return false;
+  for (const char* p = value; *p; ++p)
+    if (starts_with_word(p, "author") || starts_with_word(p, "byline")) return true;
+  return false;
+}
+
+// The language a class names for code: "language-cpp", "lang-python"
+// (the convention of CommonMark renderers, highlight.js and Prism).
+std::string code_language(const char* cls) {
+  if (cls == nullptr) return {};
+  std::string_view v = cls;
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = v.find(' ', i);
+    if (j == std::string_view::npos) j = v.size();
+    std::string_view token = v.substr(i, j - i);
+    for (std::string_view prefix : {"language-", "lang-"})
+      if (token.size() > prefix.size() && iequals(token.substr(0, prefix.size()), prefix))
+        return ascii_lower(token.substr(prefix.size()));
+    i = j + 1;
+  }
+  return {};
+}
+
+SpanKind span_kind_of(GumboTag tag) {
+  switch (tag) {
+    case GUMBO_TAG_EM: case GUMBO_TAG_I: return SpanKind::kEmphasis;
+    case GUMBO_TAG_STRONG: case GUMBO_TAG_B: return SpanKind::kStrong;
+    case GUMBO_TAG_CODE: case GUMBO_TAG_KBD: case GUMBO_TAG_SAMP: return SpanKind::kCode;
+    default: return SpanKind::kImage;  // none
+  }
+}
 
 // What the walk does on meeting an element, by GumboTag.
 enum class TagAction : uint8_t {
@@ -160,6 +212,10 @@ class BlockBuilder {
   explicit BlockBuilder(uint32_t wrap_width) : wrap_width_(wrap_width) {}
 
   bool empty() const { return text_.empty(); }
+  // Bytes of text so far, and where the next character will go (after the
+  // space that separates it from the previous word).
+  uint32_t size() const { return static_cast<uint32_t>(text_.size()); }
+  uint32_t next_offset() const { return size() + (!in_word_ && !text_.empty() ? 1 : 0); }
 
   void append(const char* s, std::size_t n, LinkKind in_link) {
     for (std::size_t i = 0; i < n;) {
@@ -331,6 +387,13 @@ class Segmenter {
     uint32_t flags;     // block flags in force inside
     uint8_t heading;
     LinkKind link;
+    bool span = false;  // opened an inline span (markup on)
+  };
+
+  struct OpenSpan {
+    SpanKind kind;
+    uint32_t begin;
+    std::string url;
   };
 
   void head(const GumboNode* head) {
@@ -350,10 +413,17 @@ class Segmenter {
         if (out_.og_title.empty() && (iequals(prop, "og:title") || iequals(prop, "twitter:title")))
           out_.og_title = collapse(content);
         if (out_.meta.size() < kMaxMeta) out_.meta.emplace_back(ascii_lower(prop), collapse(content));
-      } else if (el.tag == GUMBO_TAG_LINK && out_.canonical.empty()) {
+      } else if (el.tag == GUMBO_TAG_LINK) {
         const char* rel = attr(el, "rel");
         const char* href = attr(el, "href");
-        if (rel != nullptr && href != nullptr && iequals(rel, "canonical")) out_.canonical = std::string(trim(href));
+        if (rel == nullptr || href == nullptr) continue;
+        std::string* into = iequals(rel, "canonical") ? &out_.canonical
+                            : iequals(rel, "license") ? &out_.facts.license
+                            : iequals(rel, "author")  ? &out_.facts.author_link
+                                                      : nullptr;
+        if (into != nullptr && into->empty()) *into = std::string(trim(href));
+      } else if (el.tag == GUMBO_TAG_BASE && out_.facts.base.empty()) {
+        if (const char* href = attr(el, "href")) out_.facts.base = std::string(trim(href));
       }
     }
   }
@@ -408,6 +478,7 @@ class Segmenter {
         break;
       }
     builder_.append(s, n, where.link);
+    if ((where.flags & kBlockPre) != 0 && (options_.markup & kMarkupStructure) != 0) code_.append(s, n);
   }
 
   void element(const GumboNode* node, const Frame& parent, std::vector<Frame>& stack) {
@@ -422,7 +493,19 @@ class Segmenter {
     if (action == TagAction::kBreak) {
       builder_.end_word();
       ++pending_breaks_;
+      if ((parent.flags & kBlockPre) != 0) code_.push_back('\n');
       return;
+    }
+    facts(node, tag, el);
+    if (tag == GUMBO_TAG_IMG && (options_.markup & kMarkupImages) != 0) {
+      const char* src = attr(el, "src");
+      if (src == nullptr || *src == 0) src = attr(el, "data-src");
+      const char* alt = attr(el, "alt");
+      if (src != nullptr && *src != 0) {
+        Span image{builder_.size(), builder_.size(), SpanKind::kImage, std::string(trim(src)),
+                   alt ? collapse(alt) : std::string()};
+        pending_spans_.push_back(std::move(image));
+      }
     }
     if (action == TagAction::kRule) {
       flush();
@@ -436,6 +519,7 @@ class Segmenter {
       flush();
       frame.element = open_element(node, innermost_element_, element_depth_ + 1, number);
     }
+    if (options_.markup != 0) frame.span = open_span(tag, el, parent);
     stack.push_back(frame);
   }
 
@@ -482,6 +566,7 @@ class Segmenter {
   }
 
   void close_frame(const Frame& frame) {
+    if (frame.span) close_span();
     if (frame.element == Element::kNone) return;
     flush();
     Element& e = out_.elements[frame.element];
@@ -494,16 +579,93 @@ class Segmenter {
     pending_breaks_ = 0;
     if (builder_.empty()) {
       builder_.reset();
+      code_.clear();
       return;
     }
     Block block;
-    if (!builder_.finish(block)) return;
+    const uint32_t length = builder_.size();
+    if (!builder_.finish(block)) {
+      code_.clear();
+      return;
+    }
+    if (options_.markup != 0) take_spans(block, length);
     block.element = current_element_;
     block.features.position = static_cast<uint32_t>(out_.blocks.size());
     block.features.tag = out_.elements[current_element_].tag;
     block.features.heading = current_heading_;
     block.features.flags = current_flags_;
     out_.blocks.push_back(std::move(block));
+  }
+
+  // What the metadata reads off an element (husk/metadata.h).
+  void facts(const GumboNode* node, GumboTag tag, const GumboElement& el) {
+    PageFacts& f = out_.facts;
+    if (tag == GUMBO_TAG_H1 && f.h1s.size() < kMaxFacts) f.h1s.push_back(subtree_text(node));
+    if (tag == GUMBO_TAG_TIME && f.times.size() < kMaxFacts)
+      if (const char* dt = attr(el, "datetime")) f.times.emplace_back(trim(dt));
+    if (const char* prop = attr(el, "itemprop"); prop != nullptr && f.microdata.size() < kMaxFacts * 2) {
+      std::string key = ascii_lower(trim(prop));
+      if (is_read_itemprop(key)) {
+        const char* value = attr(el, "content");
+        if (value == nullptr) value = attr(el, "datetime");
+        std::string text = value != nullptr ? collapse(value) : subtree_text(node);
+        if (!text.empty() && text.size() <= kMaxAuthorBytes * 4) f.microdata.emplace_back(std::move(key), std::move(text));
+      }
+    }
+    if (tag == GUMBO_TAG_A && f.author_links.size() < kMaxFacts)
+      if (const char* rel = attr(el, "rel"); rel != nullptr && ascii_lower(rel).find("author") != std::string::npos)
+        if (std::string text = subtree_text(node); !text.empty() && text.size() <= kMaxAuthorBytes)
+          f.author_links.push_back(std::move(text));
+    if (f.author_marked.size() < kMaxFacts && (marks_author(attr(el, "class")) || marks_author(attr(el, "id"))))
+      if (std::string text = subtree_text(node); !text.empty() && text.size() <= kMaxAuthorBytes)
+        f.author_marked.push_back(std::move(text));
+  }
+
+  // Opens the inline span an element stands for, when the output asks for
+  // its kind; returns whether it did.
+  bool open_span(GumboTag tag, const GumboElement& el, const Frame& parent) {
+    if ((options_.markup & kMarkupStructure) != 0 && (tag == GUMBO_TAG_PRE || tag == GUMBO_TAG_CODE)) {
+      std::string lang = code_language(attr(el, "class"));
+      if (!lang.empty() && (tag == GUMBO_TAG_PRE || (parent.flags & kBlockPre) != 0) &&
+          out_.code_languages.size() < kMaxFacts * 4)
+        out_.code_languages.emplace_back(innermost_element_, std::move(lang));
+    }
+    if (tag == GUMBO_TAG_A) {
+      const char* href = attr(el, "href");
+      if ((options_.markup & kMarkupLinks) == 0 || href == nullptr || *href == 0 || href[0] == '#') return false;
+      open_spans_.push_back({SpanKind::kLink, builder_.next_offset(), std::string(trim(href))});
+      return true;
+    }
+    SpanKind kind = span_kind_of(tag);
+    if (kind == SpanKind::kImage || (options_.markup & kMarkupStructure) == 0) return false;
+    if (kind == SpanKind::kCode && (parent.flags & kBlockPre) != 0) return false;  // the block is code already
+    open_spans_.push_back({kind, builder_.next_offset(), {}});
+    return true;
+  }
+
+  void close_span() {
+    OpenSpan span = std::move(open_spans_.back());
+    open_spans_.pop_back();
+    const uint32_t end = builder_.size();
+    if (end > span.begin) pending_spans_.push_back({span.begin, end, span.kind, std::move(span.url), {}});
+  }
+
+  // Gives a finished block its spans: those closed inside it, and the
+  // part of those still open that lies in it (they go on in the next
+  // block from its start). Images seen while no text had come yet stay
+  // for the next block.
+  void take_spans(Block& block, uint32_t length) {
+    for (OpenSpan& open : open_spans_) {
+      if (open.begin < length) pending_spans_.push_back({open.begin, length, open.kind, open.url, {}});
+      open.begin = 0;
+    }
+    block.spans = std::move(pending_spans_);
+    pending_spans_.clear();
+    std::stable_sort(block.spans.begin(), block.spans.end(), [](const Span& a, const Span& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
+    });
+    if ((current_flags_ & kBlockPre) != 0) block.code = std::move(code_);
+    code_.clear();
   }
 
   const SegmentOptions& options_;
@@ -516,6 +678,10 @@ class Segmenter {
   uint8_t current_heading_ = 0;
   int pending_breaks_ = 0;
   uint32_t next_node_ = 0;  // the next element's number in document order
+  // Markup (SegmentOptions::markup):
+  std::vector<OpenSpan> open_spans_;
+  std::vector<Span> pending_spans_;  // closed since the last block, images included
+  std::string code_;                 // the current block's text inside <pre>, as written
 };
 
 }  // namespace

@@ -118,6 +118,7 @@ Result<HttpResponse> parse_http_response(std::string_view message, std::size_t m
     pos = eol + 1;
   }
   response.content_type = headers.get("content-type");
+  response.content_language = headers.get("content-language");
   std::string body(message.substr(body_start));
   if (ascii_lower(headers.get("transfer-encoding")).find("chunked") != std::string::npos) {
     auto plain = dechunk(body);
@@ -236,6 +237,7 @@ bool read_warc(GzReader& reader, const std::string& source, const IngestOptions&
         continue;
       }
       page.content_type = std::move(http->content_type);
+      page.content_language = std::move(http->content_language);
       page.bytes = std::move(http->body);
     }
     ++stats.pages;

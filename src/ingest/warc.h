@@ -13,6 +13,7 @@ namespace husk {
 struct HttpResponse {
   int status_code = 0;
   std::string content_type;
+  std::string content_language;
   std::string body;  // de-chunked and content-decoded
 };
 

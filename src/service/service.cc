@@ -4,6 +4,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "format/record.h"
 #include "sign/signature_json.h"
 
 namespace husk {
@@ -74,8 +75,8 @@ std::string Service::answer_json(const Posted& posted, bool with_text) {
   j["id"] = p.id;
   j["url"] = p.url;
   j["title"] = p.title;
-  j["page_type"] = p.page_type.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.page_type);
   if (with_text) j["text"] = p.text;
+  add_metadata(j, p);
   j["sig"] = p.signatures ? signatures_to_json(*p.signatures) : nlohmann::ordered_json(nullptr);
   const Verdict* v = posted.verdict.ok() ? &*posted.verdict : nullptr;
   if (v != nullptr && v->duplicate_of) {

@@ -29,7 +29,10 @@ TEST(Cli, ExtractWritesOneJsonObjectPerPageInInputOrderForAnyJobs) {
     auto j = nlohmann::ordered_json::parse(records[static_cast<std::size_t>(i)]);
     std::vector<std::string> keys;
     for (auto& [k, v] : j.items()) keys.push_back(k);
-    EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "title", "text", "extractor", "boilerplate", "page_type"}));
+    EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "title", "text", "extractor", "boilerplate", "page_type",
+                                              "author", "date_published", "date_modified", "sitename", "description",
+                                              "language", "language_confidence", "canonical_url", "image", "tags",
+                                              "categories", "license"}));
     EXPECT_GT(j["boilerplate"].get<double>(), 0.0);  // the nav links
     EXPECT_LT(j["boilerplate"].get<double>(), 0.1);
     EXPECT_EQ(j["title"], "Page " + std::to_string(i));

@@ -121,7 +121,7 @@ TEST(QualityGate, WcxbDevF1ByPageTypeAndPageTypeAccuracy) {
     id = id.substr(0, id.find('.'));
     ASSERT_TRUE(gold_type.count(id)) << id;
     ++all;
-    right += j.value("page_type", "") == gold_type[id];
+    right += j["page_type"].is_string() && j["page_type"].get<std::string>() == gold_type[id];
   }
   ASSERT_EQ(all, score->per_page.size());
   const double accuracy = static_cast<double>(right) / static_cast<double>(all);

@@ -1,0 +1,89 @@
+// Metadata: what a page says about itself (title, authors, dates, site,
+// description, canonical URL, image, tags, categories, licence) and the
+// language of its clean text.
+//
+// Sources, in order of precedence (the first that gives a valid value wins
+// a field):
+//   1. JSON-LD: the page's main node (an Article-like type first, then a
+//      page, then any), @graph and arrays included, author and publisher
+//      references by @id resolved; broken JSON (trailing commas, raw line
+//      breaks in strings, objects pasted together, HTML comment wrappers)
+//      is repaired first
+//   2. microdata (itemprop author, datePublished, dateModified, ...)
+//   3. OpenGraph and article:* properties, then Twitter cards
+//   4. <meta name=author|date|description|keywords|...> and Dublin Core
+//   5. <time datetime>, <link rel=author>/<a rel=author>, elements whose
+//      class or id says author or byline
+//   6. bylines in the text ("By …", "Von …", "Par …", "Автор: …")
+//   7. a date in the URL (/2024/05/12/)
+// Dates come out as ISO 8601 (the day, with the time and zone when the page
+// gives them) and are checked: none more than a day in the future, none
+// before 1990 unless structured markup (1-5) states it.
+//
+// The title is the page's headline: an <h1> that the <title> or og:title
+// repeats, else the first <h1> in the kept text, else the first <h1>, else
+// og:title or <title> without the site name ("Story | Site" -> "Story").
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "husk/html.h"
+
+namespace husk {
+
+struct Metadata {
+  std::string title;
+  std::vector<std::string> authors;
+  std::string date_published;  // ISO 8601, empty when unknown
+  std::string date_modified;
+  std::string sitename;
+  std::string description;
+  std::string canonical_url;  // absolute
+  std::string image;          // absolute
+  std::vector<std::string> tags;
+  std::vector<std::string> categories;
+  std::string license;
+};
+
+struct MetadataOptions {
+  // "Now" for the future-date check, seconds since the epoch; 0: the clock.
+  std::time_t now = 0;
+  // Dates before this year are kept only from structured markup.
+  int min_year = 1990;
+};
+
+// The metadata of a segmented page. `keep` are the extractor's labels (one
+// per block; may be empty), `url` the page's address (relative links and
+// the URL's date).
+Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep, std::string_view url,
+                          const MetadataOptions& options = {});
+
+// A date or date-time as pages write it ("2024-05-12T10:00:00+02:00",
+// "2024/05/12", "May 12, 2024", "12 May 2024", "12.05.2024") in ISO 8601:
+// "2024-05-12", or "2024-05-12T10:00:00+02:00" when a time is given.
+// Empty when it is not a date.
+std::string parse_date(std::string_view text);
+
+// ---- Language ----
+
+struct Language {
+  std::string code;         // ISO 639-1 where one exists ("en", "zh", "zh-Hant"); empty when unknown
+  double confidence = 0;    // 0-1: the share of the text in that language, 0 when not reliable
+};
+
+// The language of a clean text, by CLD2 (the identifier Common Crawl uses
+// for its language annotations), with the page's <html lang> and HTTP
+// Content-Language as hints. A text too short to tell takes the declared
+// language, with confidence 0.
+Language identify_language(std::string_view text, std::string_view html_lang = {},
+                           std::string_view content_language = {});
+
+// The primary subtag of a language tag, lower-cased: "en-US" -> "en",
+// "zh-Hant" -> "zh".
+std::string primary_language(std::string_view tag);
+
+}  // namespace husk
