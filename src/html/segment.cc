@@ -478,7 +478,7 @@ class Segmenter {
         break;
       }
     builder_.append(s, n, where.link);
-    if ((where.flags & kBlockPre) != 0 && (options_.markup & kMarkupStructure) != 0) code_.append(s, n);
+    if ((where.flags & kBlockPre) != 0 && (options_.markup & kMarkupStructure) != 0) append_code(s, n);
   }
 
   void element(const GumboNode* node, const Frame& parent, std::vector<Frame>& stack) {
@@ -595,6 +595,19 @@ class Segmenter {
     block.features.heading = current_heading_;
     block.features.flags = current_flags_;
     out_.blocks.push_back(std::move(block));
+  }
+
+  // Text inside <pre> as written, but for no-break spaces, which are plain
+  // spaces to whoever copies the code (and are to the plain text).
+  void append_code(const char* s, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (static_cast<unsigned char>(s[i]) == 0xC2 && i + 1 < n && static_cast<unsigned char>(s[i + 1]) == 0xA0) {
+        code_.push_back(' ');
+        ++i;
+      } else {
+        code_.push_back(s[i]);
+      }
+    }
   }
 
   // What the metadata reads off an element (husk/metadata.h).

@@ -1,0 +1,179 @@
+// Metadata: each source, the order of precedence between them, date
+// checks, URL resolution and the comment section.
+#include "base/url.h"
+#include "husk/metadata.h"
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+// 2026-01-01T00:00:00Z: "now" for the future-date checks.
+constexpr std::time_t kNow = 1767225600;
+
+Metadata meta_of(const std::string& html, const std::string& url = "https://news.example/a/story.html") {
+  Blocks blocks = test::blocks_of(html);
+  std::vector<uint8_t> keep(blocks.blocks.size(), 1);
+  MetadataOptions options;
+  options.now = kNow;
+  return extract_metadata(blocks, keep, url, options);
+}
+
+TEST(Metadata, JsonLdGraphWithReferencesOutranksMetaTags) {
+  Metadata m = meta_of(R"(<html><head>
+    <meta name="author" content="Meta Author"><meta property="article:published_time" content="2020-01-01">
+    <meta property="og:site_name" content="The Example"><meta property="og:image" content="/img/lead.jpg">
+    <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+      {"@type":"WebSite","@id":"https://news.example/#site","name":"Example Site"},
+      {"@type":"Person","@id":"https://news.example/#jane","name":"Jane Roe"},
+      {"@type":"NewsArticle","headline":"Big story","author":[{"@id":"https://news.example/#jane"},{"@type":"Person","name":"Ann Lee"}],
+       "datePublished":"2025-03-04T10:00:00+01:00","dateModified":"2025-03-05","keywords":"rivers, floods",
+       "articleSection":["Science"],"license":"https://creativecommons.org/licenses/by/4.0/"}]}</script>
+    </head><body><h1>Big story</h1><p>Text.</p></body></html>)");
+  EXPECT_EQ(m.title, "Big story");
+  EXPECT_EQ(m.authors, (std::vector<std::string>{"Jane Roe", "Ann Lee"}));
+  EXPECT_EQ(m.date_published, "2025-03-04T10:00:00+01:00");
+  EXPECT_EQ(m.date_modified, "2025-03-05");
+  EXPECT_EQ(m.sitename, "The Example");
+  EXPECT_EQ(m.image, "https://news.example/img/lead.jpg");
+  EXPECT_EQ(m.tags, (std::vector<std::string>{"rivers", "floods"}));
+  EXPECT_EQ(m.categories, (std::vector<std::string>{"Science"}));
+  EXPECT_EQ(m.license, "https://creativecommons.org/licenses/by/4.0/");
+}
+
+TEST(Metadata, BrokenJsonLdIsRepaired) {
+  // A trailing comma, a raw line break inside a string, two objects pasted.
+  Metadata m = meta_of("<html><head><script type=\"application/ld+json\">"
+                       "{\"@type\":\"Article\",\"author\":{\"name\":\"Line\nBreak\"},\"datePublished\":\"2024-02-03\",}"
+                       "{\"@type\":\"Organization\",\"name\":\"Org\"}</script></head><body><p>x</p></body></html>");
+  EXPECT_EQ(m.authors, (std::vector<std::string>{"Line Break"}));
+  EXPECT_EQ(m.date_published, "2024-02-03");
+}
+
+TEST(Metadata, MicrodataThenOpenGraphThenMeta) {
+  Metadata m = meta_of(R"(<html><head><meta name="author" content="Meta Name">
+      <meta property="article:published_time" content="2023-06-07T08:09:10Z"></head>
+      <body><article><span itemprop="author">Micro Data</span><p>x</p></article></body></html>)");
+  EXPECT_EQ(m.authors, (std::vector<std::string>{"Micro Data"}));
+  EXPECT_EQ(m.date_published, "2023-06-07T08:09:10Z");
+  Metadata meta_only = meta_of(R"(<html><head><meta name="author" content="Meta Name"></head><body><p>x</p></body></html>)");
+  EXPECT_EQ(meta_only.authors, (std::vector<std::string>{"Meta Name"}));
+}
+
+TEST(Metadata, BylinesRelAuthorAndTimeElements) {
+  Metadata byline = meta_of("<html><body><h1>Story</h1><p>By Maria Garcia | March 3, 2024</p><p>Body text.</p></body></html>");
+  EXPECT_EQ(byline.authors, (std::vector<std::string>{"Maria Garcia"}));
+  EXPECT_EQ(byline.date_published, "2024-03-03");
+  Metadata von = meta_of("<html><body><p>Von Hans Müller</p><p>Text.</p></body></html>");
+  EXPECT_EQ(von.authors, (std::vector<std::string>{"Hans Müller"}));
+  Metadata ru = meta_of("<html><body><p>Автор: Иван Петров</p><p>Текст.</p></body></html>");
+  EXPECT_EQ(ru.authors, (std::vector<std::string>{"Иван Петров"}));
+  Metadata rel = meta_of(
+      "<html><body><a rel=\"author\" href=\"/u/k\">Kim Park</a><time datetime=\"2022-11-12\">Nov 12</time><p>x</p></body></html>");
+  EXPECT_EQ(rel.authors, (std::vector<std::string>{"Kim Park"}));
+  EXPECT_EQ(rel.date_published, "2022-11-12");
+  Metadata marked = meta_of("<html><body><div class=\"post-author\">Written by Lee Chen</div><p>x</p></body></html>");
+  EXPECT_EQ(marked.authors, (std::vector<std::string>{"Lee Chen"}));
+  // A URL is not a name.
+  Metadata url_author = meta_of(
+      "<html><head><meta property=\"article:author\" content=\"https://facebook.com/someone\"></head><body><p>x</p></body></html>");
+  EXPECT_TRUE(url_author.authors.empty());
+}
+
+TEST(Metadata, DatesAreChecked) {
+  // Beyond tomorrow: refused; the URL's date is used instead.
+  Metadata future = meta_of(
+      "<html><head><meta property=\"article:published_time\" content=\"2031-01-01\"></head><body><p>x</p></body></html>",
+      "https://n.example/2025/11/30/story");
+  EXPECT_EQ(future.date_published, "2025-11-30");
+  // Before 1990 from text: refused; from structured markup: the page says so.
+  Metadata old_text = meta_of("<html><body><p>May 12, 1975</p><p>x</p></body></html>", "https://n.example/x");
+  EXPECT_EQ(old_text.date_published, "");
+  Metadata old_markup = meta_of(
+      "<html><head><meta property=\"article:published_time\" content=\"1975-05-12\"></head><body><p>x</p></body></html>");
+  EXPECT_EQ(old_markup.date_published, "1975-05-12");
+}
+
+TEST(Metadata, DateFormats) {
+  EXPECT_EQ(parse_date("2024-05-12T10:00:00+0200"), "2024-05-12T10:00:00+02:00");
+  EXPECT_EQ(parse_date("2024-05-12T10:00Z"), "2024-05-12T10:00:00Z");
+  EXPECT_EQ(parse_date("2024/05/12"), "2024-05-12");
+  EXPECT_EQ(parse_date("Published May 12th, 2024"), "2024-05-12");
+  EXPECT_EQ(parse_date("12 May 2024"), "2024-05-12");
+  EXPECT_EQ(parse_date("12. März 2024"), "2024-03-12");
+  EXPECT_EQ(parse_date("3 juin 2024"), "2024-06-03");
+  EXPECT_EQ(parse_date("5 de julio de 2023"), "2023-07-05");
+  EXPECT_EQ(parse_date("12.05.2024"), "2024-05-12");
+  EXPECT_EQ(parse_date("25/12/2024"), "2024-12-25");
+  EXPECT_EQ(parse_date("12/25/2024"), "2024-12-25");
+  EXPECT_EQ(parse_date("05/06/2024"), "");  // which is the month?
+  EXPECT_EQ(parse_date("2023-02-29"), "");  // no such day
+  EXPECT_EQ(parse_date("no date here"), "");
+}
+
+TEST(Metadata, HeadlineNotSiteName) {
+  // The <h1> the <title> repeats, not the logo's <h1>.
+  Metadata m = meta_of(
+      "<html><head><title>Rivers rise again | Daily Planet</title></head><body><h1>Daily Planet</h1>"
+      "<h1>Rivers rise again</h1><p>x</p></body></html>");
+  EXPECT_EQ(m.title, "Rivers rise again");
+  // No <h1>: the title without the site's name.
+  Metadata t = meta_of("<html><head><title>Quiet streets - Town News</title></head><body><p>x</p></body></html>");
+  EXPECT_EQ(t.title, "Quiet streets");
+  // An <h1> that only names the host is the site's.
+  Metadata host = meta_of("<html><head><title>example.org Notes</title></head><body><h1>example.org</h1><p>x</p></body></html>",
+                          "https://example.org/notes");
+  EXPECT_EQ(host.title, "example.org Notes");
+}
+
+TEST(Metadata, CanonicalAndDescription) {
+  Metadata m = meta_of(R"(<html><head><link rel="canonical" href="/a/story.html?x=1">
+      <meta name="description" content="What happened."></head><body><p>x</p></body></html>)");
+  EXPECT_EQ(m.canonical_url, "https://news.example/a/story.html?x=1");
+  EXPECT_EQ(m.description, "What happened.");
+}
+
+// RFC 3986 section 5.4's examples, base "http://a/b/c/d;p?q".
+TEST(Url, ResolvesTheRfcExamples) {
+  const std::string base = "http://a/b/c/d;p?q";
+  const std::pair<const char*, const char*> kCases[] = {
+      {"g:h", "g:h"},           {"g", "http://a/b/c/g"},       {"./g", "http://a/b/c/g"},
+      {"g/", "http://a/b/c/g/"}, {"/g", "http://a/g"},          {"//g", "http://g"},
+      {"?y", "http://a/b/c/d;p?y"}, {"g?y", "http://a/b/c/g?y"}, {"#s", "http://a/b/c/d;p?q#s"},
+      {"g#s", "http://a/b/c/g#s"}, {";x", "http://a/b/c/;x"},   {"", "http://a/b/c/d;p?q"},
+      {".", "http://a/b/c/"},   {"./", "http://a/b/c/"},       {"..", "http://a/b/"},
+      {"../", "http://a/b/"},   {"../g", "http://a/b/g"},      {"../..", "http://a/"},
+      {"../../g", "http://a/g"}, {"../../../g", "http://a/g"}, {"/./g", "http://a/g"},
+      {"/../g", "http://a/g"},  {"g.", "http://a/b/c/g."},     {"g/../h", "http://a/b/c/h"},
+      {"./g/.", "http://a/b/c/g/"}, {"g;x=1/../y", "http://a/b/c/y"}};
+  for (const auto& [ref, want] : kCases) EXPECT_EQ(resolve_url(base, ref), want) << ref;
+  EXPECT_EQ(resolve_url("", "/x"), "/x");  // no base: as written
+}
+
+TEST(Comments, LeftOutOfTheTextAndReturnedApart) {
+  const std::string page =
+      "<html><head><meta property=\"og:type\" content=\"article\"><script type=\"application/ld+json\">"
+      "{\"@type\":\"BlogPosting\",\"headline\":\"Story\"}</script></head><body><article><h1>Story</h1>"
+      "<p>The article body has many words in it so that it is the main content of this page.</p>"
+      "<p>A second paragraph of the article carries on with more words about the story.</p></article>"
+      "<section id=\"comments\"><h3>2 comments</h3>"
+      "<div class=\"comment\"><p>Great piece, I agree with every single word of it.</p></div>"
+      "<div class=\"comment\"><p>I disagree with the second paragraph entirely.</p></div>"
+      "<form><p>Leave a reply</p></form></section></body></html>";
+  ProcessorOptions options;
+  options.extractor = "fulltext";
+  options.comments = true;
+  PageResult r = Processor::make(options)->process("https://blog.example/2025/01/02/story.html", page);
+  ASSERT_EQ(r.page_type, "article");
+  EXPECT_NE(r.text.find("The article body"), std::string::npos);
+  EXPECT_EQ(r.text.find("Great piece"), std::string::npos) << r.text;
+  EXPECT_EQ(r.comments, "2 comments\n\nGreat piece, I agree with every single word of it.\n\n"
+                        "I disagree with the second paragraph entirely.");
+  // A page-wide class that names comments does not empty the page.
+  PageResult whole = Processor::make(options)->process(
+      "https://blog.example/q", "<html><body class=\"comments-open\"><div class=\"comments-open\"><p>" +
+                                    std::string(200, 'a') + " words</p></div></body></html>");
+  EXPECT_FALSE(whole.text.empty());
+}
+
+}  // namespace
+}  // namespace husk
