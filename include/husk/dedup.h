@@ -34,6 +34,7 @@ struct DedupPage {
   std::string title;
   double rank = 0;         // "rank" field of the record, larger = more popular
   double boilerplate = 0;  // share of the page's visible words extraction removed
+  std::string language;    // primary language subtag ("en"), empty when unknown
   Signatures sig;
 };
 
@@ -67,6 +68,10 @@ struct DedupOptions {
   // Pairs whose term counts differ by more than this share of the longer
   // are not compared (Sergukova's lecture: length windows of +-20%); 0 turns it off.
   double length_window = 0;
+  // Pages in different languages are not compared (Sergukova's lecture:
+  // group by language first; a translation is not a near-duplicate). A
+  // page of unknown language is compared with all.
+  bool within_language = true;
   // Bucket re-split threshold (1 + mu) x the average bucket («Simhash算法优化»: mu 2).
   double mu = 2.0;
 };

@@ -169,6 +169,9 @@ Command add_dedup_command(CLI::App& app) {
   cmd->add_option("--length-window", args->options.length_window,
                   "Compare only pages whose lengths differ by at most this share (0: off)")
       ->capture_default_str();
+  cmd->add_flag("--any-language", [args](std::int64_t) { args->options.within_language = false; },
+                "Also compare pages in different languages (by default each page is compared only within its "
+                "language: the record's \"language\", else CLD2 on its text)");
   cmd->add_option("--report", args->report, "Write SVG/CSV/JSON reports to DIR");
   cmd->add_option("--pairs", args->pairs, "Write the verified pairs as JSONL to FILE");
   cmd->add_flag("--singletons", args->singletons, "Also list pages that have no duplicate");

@@ -4,6 +4,7 @@
 
 #include "base/text_util.h"
 #include "cli/common.h"
+#include "husk/metadata.h"
 #include "sign/signature_json.h"
 
 namespace husk::cli {
@@ -53,7 +54,8 @@ Loaded from_record(const Line& line) {
   l.page.id = line.source;
   for (Status st : {string_field(j, "id", line, l.page.id), string_field(j, "url", line, l.page.url),
                     string_field(j, "title", line, l.page.title), number_field(j, "rank", line, l.page.rank),
-                    number_field(j, "boilerplate", line, l.page.boilerplate)})
+                    number_field(j, "boilerplate", line, l.page.boilerplate),
+                    string_field(j, "language", line, l.page.language)})
     if (!st.ok()) {
       l.error = st;
       return l;
@@ -68,6 +70,11 @@ Loaded from_record(const Line& line) {
     if (sig->terms == 0) return l;
     l.page.sig = std::move(*sig);
     l.has_signature = l.usable = true;
+    if (l.page.language.empty()) {
+      std::string text;
+      if (string_field(j, "text", line, text).ok()) l.page.language = identify_language(text).code;
+    }
+    l.page.language = primary_language(l.page.language);
     return l;
   }
   if (j.contains("error")) return l;
@@ -76,6 +83,7 @@ Loaded from_record(const Line& line) {
     return l;
   }
   l.usable = j.contains("text");
+  l.page.language = primary_language(l.page.language.empty() ? identify_language(l.text).code : l.page.language);
   return l;
 }
 
@@ -106,6 +114,7 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
           l.page.url = r.url;
           l.page.title = r.title;
           l.page.boilerplate = r.boilerplate;
+          l.page.language = primary_language(r.language.code);
           l.text = std::move(r.text);
           l.usable = r.status.ok();
           return l;

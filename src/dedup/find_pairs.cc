@@ -64,10 +64,14 @@ std::vector<Keyed> exact_keys(const std::vector<DedupPage>& pages, const std::st
   return keyed;
 }
 
-bool in_length_window(const DedupPage& a, const DedupPage& b, double window) {
-  if (window <= 0) return true;
+// Whether two pages may be compared at all: the same language (when both
+// are known and options.within_language holds) and lengths within the
+// window.
+bool comparable(const DedupPage& a, const DedupPage& b, const DedupOptions& o) {
+  if (o.within_language && !a.language.empty() && !b.language.empty() && a.language != b.language) return false;
+  if (o.length_window <= 0) return true;
   double la = a.sig.terms, lb = b.sig.terms;
-  return std::abs(la - lb) <= window * std::max(la, lb);
+  return std::abs(la - lb) <= o.length_window * std::max(la, lb);
 }
 
 void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, std::vector<Pair>& out,
@@ -84,7 +88,7 @@ void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
   for (const Pair& c : lsh_candidates(minhashes, bands, rows)) {
     const DedupPage& a = pages[c.a];
     const DedupPage& b = pages[c.b];
-    if (!in_length_window(a, b, o.length_window)) continue;
+    if (!comparable(a, b, o)) continue;
     double j = estimated_jaccard(a.sig.minhash, b.sig.minhash);
     if (stats) {
       ++stats->candidates;
@@ -124,7 +128,7 @@ void spotsig_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
         if (static_cast<double>(pages[j].sig.spotsigs.size()) >= o.threshold * size) ++overlap[j];
     }
     for (const auto& [j, common] : overlap) {
-      if (!in_length_window(pages[i], pages[j], o.length_window)) continue;
+      if (!comparable(pages[i], pages[j], o)) continue;
       // Exact Jaccard of the sorted spot sets.
       const auto& a = pages[i].sig.spotsigs;
       const auto& b = pages[j].sig.spotsigs;
@@ -254,7 +258,7 @@ Result<std::vector<Pair>> find_pairs(const std::vector<DedupPage>& pages, const 
     }
     for (const Pair& p : simhash_table_pairs(fp, o.k, o.mu, stats)) {
       Pair q{index[p.a], index[p.b], p.score};
-      if (in_length_window(pages[q.a], pages[q.b], o.length_window)) out.push_back(q);
+      if (comparable(pages[q.a], pages[q.b], o)) out.push_back(q);
     }
   } else if (m == "minhash") {
     minhash_pairs(pages, o, out, stats);
@@ -271,7 +275,7 @@ Result<std::vector<Pair>> find_pairs(const std::vector<DedupPage>& pages, const 
     std::vector<Pair> stars;
     join_stars(keyed, stars, stats);
     for (const Pair& p : stars)
-      if (in_length_window(pages[p.a], pages[p.b], o.length_window))
+      if (comparable(pages[p.a], pages[p.b], o))
         out.push_back({std::min(p.a, p.b), std::max(p.a, p.b), p.score});
   }
   std::sort(out.begin(), out.end());

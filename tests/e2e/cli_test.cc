@@ -1,5 +1,7 @@
 // The CLI contract (README, "Using husk"), checked through the husk binary.
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "unit/test_util.h"
 
@@ -113,6 +115,43 @@ TEST(Cli, EvalExtractScoresAPredictionFile) {
   EXPECT_EQ(j["missing"], 1);
   EXPECT_DOUBLE_EQ(j["precision"].get<double>(), 1.0);
   EXPECT_DOUBLE_EQ(j["recall"].get<double>(), 0.5);
+}
+
+TEST(Cli, LanguagesKeepsOnlyThePagesInThoseLanguages) {
+  const std::string dir = std::string(HUSK_SOURCE_DIR) + "/fixtures/languages";
+  std::vector<std::string> records = test::lines(run_husk("extract --languages de,fr,zh " + dir + " 2>/dev/null").out);
+  ASSERT_EQ(records.size(), 3u);
+  std::set<std::string> seen;
+  for (const std::string& r : records) seen.insert(nlohmann::json::parse(r)["language"].get<std::string>());
+  EXPECT_EQ(seen, (std::set<std::string>{"de", "fr", "zh"}));
+}
+
+TEST(Cli, PresetsTradeTextForPrecision) {
+  const std::string demo = std::string(HUSK_SOURCE_DIR) + "/fixtures/demo";
+  auto words = [&](const std::string& flags) {
+    std::size_t n = 0;
+    for (const std::string& r : test::lines(run_husk("extract -j2 " + flags + " " + demo + " 2>/dev/null").out)) {
+      std::string text = nlohmann::json::parse(r)["text"].get<std::string>();
+      n += static_cast<std::size_t>(std::count(text.begin(), text.end(), ' '));
+    }
+    return n;
+  };
+  std::size_t precise = words("--precision"), balanced = words(""), generous = words("--recall");
+  EXPECT_LT(precise, balanced);
+  EXPECT_LT(balanced, generous);
+  EXPECT_NE(run_husk("extract --precision --recall " + demo + " 2>/dev/null").exit_code, 0);
+}
+
+TEST(Cli, MarkdownAndHtmlFormatsNameEachPage) {
+  TempDir dir;
+  write_file(dir.file("a.html"), "<html><body><h2>Heading here</h2><ul><li>one item</li><li>two items</li></ul></body></html>");
+  std::string md = run_husk("extract --extractor fulltext --format markdown " + dir.file("a.html") + " 2>/dev/null").out;
+  EXPECT_EQ(md, "<!-- husk: " + dir.file("a.html") + " -->\n## Heading here\n\n- one item\n- two items\n\n");
+  std::string html = run_husk("extract --extractor fulltext --format html " + dir.file("a.html") + " 2>/dev/null").out;
+  EXPECT_NE(html.find("<h2>Heading here</h2>\n<ul><li>one item</li><li>two items</li></ul>"), std::string::npos) << html;
+  auto j = nlohmann::json::parse(run_husk("extract --with-markdown --with-html " + dir.file("a.html") + " 2>/dev/null").out);
+  EXPECT_TRUE(j.contains("markdown"));
+  EXPECT_TRUE(j.contains("html"));
 }
 
 }  // namespace

@@ -75,6 +75,27 @@ TEST(DedupCli, ClustersFromSignedRecordsAreDeterministic) {
   }
 }
 
+// The same words under two declared languages (a page and its copy filed
+// under another language edition): compared only with --any-language.
+TEST(DedupCli, ComparesPagesOnlyWithinALanguage) {
+  TempDir dir;
+  std::string in;
+  for (const char* lang : {"en", "de"}) {
+    nlohmann::ordered_json j = {{"id", std::string("page-") + lang}, {"text", story(0, 0)}, {"language", lang}};
+    in += j.dump() + "\n";
+  }
+  nlohmann::ordered_json unlabelled = {{"id", "page-unlabelled"}, {"text", story(0, 1)}};
+  in += unlabelled.dump() + "\n";
+  write_file(dir.file("in.jsonl"), in);
+  // The unlabelled copy is English by CLD2: it joins the English page only.
+  std::vector<std::string> within = test::lines(run_husk("dedup " + dir.file("in.jsonl") + " 2>/dev/null").out);
+  ASSERT_EQ(within.size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(within[0])["members"], nlohmann::json({"page-en", "page-unlabelled"}));
+  std::vector<std::string> any = test::lines(run_husk("dedup --any-language " + dir.file("in.jsonl") + " 2>/dev/null").out);
+  ASSERT_EQ(any.size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(any[0])["size"], 3);
+}
+
 TEST(DedupCli, ReportAndPairsAndUsageErrors) {
   TempDir dir;
   write_file(dir.file("in.jsonl"), records());
