@@ -610,26 +610,48 @@ class Segmenter {
     }
   }
 
-  // What the metadata reads off an element (husk/metadata.h).
+  // What the metadata reads off an element (husk/metadata.h), in one pass
+  // over its attributes (the HTML5 parser lower-cases their names).
   void facts(const GumboNode* node, GumboTag tag, const GumboElement& el) {
     PageFacts& f = out_.facts;
     if (tag == GUMBO_TAG_H1 && f.h1s.size() < kMaxFacts) f.h1s.push_back(subtree_text(node));
-    if (tag == GUMBO_TAG_TIME && f.times.size() < kMaxFacts)
-      if (const char* dt = attr(el, "datetime")) f.times.emplace_back(trim(dt));
-    if (const char* prop = attr(el, "itemprop"); prop != nullptr && f.microdata.size() < kMaxFacts * 2) {
-      std::string key = ascii_lower(trim(prop));
+    const char *itemprop = nullptr, *content = nullptr, *datetime = nullptr, *rel = nullptr;
+    bool author_hint = false;
+    for (unsigned i = 0; i < el.attributes.length; ++i) {
+      const auto* a = static_cast<const GumboAttribute*>(el.attributes.data[i]);
+      const char* name = a->name;
+      switch (name[0]) {
+        case 'c':
+          if (std::strcmp(name, "class") == 0) author_hint = author_hint || marks_author(a->value);
+          else if (std::strcmp(name, "content") == 0) content = a->value;
+          break;
+        case 'i':
+          if (std::strcmp(name, "id") == 0) author_hint = author_hint || marks_author(a->value);
+          else if (std::strcmp(name, "itemprop") == 0) itemprop = a->value;
+          break;
+        case 'd':
+          if (std::strcmp(name, "datetime") == 0) datetime = a->value;
+          break;
+        case 'r':
+          if (std::strcmp(name, "rel") == 0) rel = a->value;
+          break;
+        default:
+          break;
+      }
+    }
+    if (tag == GUMBO_TAG_TIME && datetime != nullptr && f.times.size() < kMaxFacts) f.times.emplace_back(trim(datetime));
+    if (itemprop != nullptr && f.microdata.size() < kMaxFacts * 2) {
+      std::string key = ascii_lower(trim(itemprop));
       if (is_read_itemprop(key)) {
-        const char* value = attr(el, "content");
-        if (value == nullptr) value = attr(el, "datetime");
+        const char* value = content != nullptr ? content : datetime;
         std::string text = value != nullptr ? collapse(value) : subtree_text(node);
         if (!text.empty() && text.size() <= kMaxAuthorBytes * 4) f.microdata.emplace_back(std::move(key), std::move(text));
       }
     }
-    if (tag == GUMBO_TAG_A && f.author_links.size() < kMaxFacts)
-      if (const char* rel = attr(el, "rel"); rel != nullptr && ascii_lower(rel).find("author") != std::string::npos)
-        if (std::string text = subtree_text(node); !text.empty() && text.size() <= kMaxAuthorBytes)
-          f.author_links.push_back(std::move(text));
-    if (f.author_marked.size() < kMaxFacts && (marks_author(attr(el, "class")) || marks_author(attr(el, "id"))))
+    if (tag == GUMBO_TAG_A && rel != nullptr && f.author_links.size() < kMaxFacts && marks_author(rel))
+      if (std::string text = subtree_text(node); !text.empty() && text.size() <= kMaxAuthorBytes)
+        f.author_links.push_back(std::move(text));
+    if (author_hint && f.author_marked.size() < kMaxFacts)
       if (std::string text = subtree_text(node); !text.empty() && text.size() <= kMaxAuthorBytes)
         f.author_marked.push_back(std::move(text));
   }

@@ -13,9 +13,11 @@ namespace husk {
 
 namespace {
 
-// CLD2 reads at most this much of a text: its own scoring samples the
-// text, and beyond a few pages of prose the answer does not change.
-constexpr std::size_t kMaxTextBytes = 64u << 10;
+// CLD2 reads at most this much of a text: its time is linear in the bytes
+// (about 30 MB/s here), and 2 KB is some 350 words of prose. On the WCXB
+// dev pages that declare a language, the answer agrees with the
+// declaration as often as with the whole text (99.8%).
+constexpr std::size_t kMaxTextBytes = 2u << 10;
 
 // A text with fewer letters than this is too short for CLD2 to tell
 // reliably (its documentation: "very short indeterminate text" is unknown).

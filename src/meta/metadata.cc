@@ -464,8 +464,7 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
                         "originalpublicationdate", "article_date_original", "release_date"}),
         options, now, true);
   if (m.date_published.empty()) m.date_published = first_date(facts.times, options, now, true);
-  const std::vector<std::string> shown = shown_dates(blocks);
-  if (m.date_published.empty()) m.date_published = first_date(shown, options, now, false);
+  if (m.date_published.empty()) m.date_published = first_date(shown_dates(blocks), options, now, false);
   if (m.date_published.empty()) m.date_published = first_date({meta::date_in_url(page_url)}, options, now, false);
   m.date_modified = first_date(ld.texts(ld.find("dateModified")), options, now, true);
   if (m.date_modified.empty()) m.date_modified = first_date(micro({"datemodified"}), options, now, true);
