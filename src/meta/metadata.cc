@@ -78,6 +78,64 @@ std::string collapse_space(std::string_view s) {
 
 // ---- JSON-LD ----
 
+// JSON-LD sits in a <script>, whose text the HTML parser leaves as it is,
+// yet pages escape it as HTML ("Tips &amp; Tricks"): the character
+// references are decoded (numeric ones and the five of XML).
+std::string decode_references(std::string_view s) {
+  if (s.find('&') == std::string_view::npos) return std::string(s);
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '&') {
+      out.push_back(s[i]);
+      continue;
+    }
+    std::size_t semi = s.find(';', i);
+    if (semi == std::string_view::npos || semi - i > 10) {
+      out.push_back('&');
+      continue;
+    }
+    std::string_view name = s.substr(i + 1, semi - i - 1);
+    uint32_t cp = 0;
+    if (name == "amp") cp = '&';
+    else if (name == "lt") cp = '<';
+    else if (name == "gt") cp = '>';
+    else if (name == "quot") cp = '"';
+    else if (name == "apos") cp = '\'';
+    else if (name.size() > 1 && name[0] == '#') {
+      bool hex = name[1] == 'x' || name[1] == 'X';
+      for (char c : name.substr(hex ? 2 : 1)) {
+        int d = c >= '0' && c <= '9' ? c - '0' : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10 : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0 || cp > 0x10FFFF) {
+          cp = 0;
+          break;
+        }
+        cp = cp * (hex ? 16 : 10) + static_cast<uint32_t>(d);
+      }
+    }
+    if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      out.push_back('&');
+      continue;
+    }
+    if (cp < 0x80) {
+      out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+    i = semi;
+  }
+  return out;
+}
+
 bool type_in(const json& node, std::initializer_list<std::string_view> types) {
   auto it = node.find("@type");
   if (it == node.end()) return false;
@@ -152,7 +210,7 @@ class JsonLd {
   std::string text(const json* v) const {
     if (v == nullptr) return {};
     v = resolve(v);
-    if (v->is_string()) return collapse_space(v->get_ref<const std::string&>());
+    if (v->is_string()) return collapse_space(decode_references(v->get_ref<const std::string&>()));
     if (v->is_number()) return v->dump();
     if (v->is_object()) {
       for (const char* key : {"name", "@value", "url", "contentUrl"})
@@ -167,6 +225,25 @@ class JsonLd {
         if (!t.empty()) return t;
       }
     return {};
+  }
+
+  // A list value's items; a single string split at commas ("keywords":
+  // "a, b, c").
+  std::vector<std::string> list(const json* v) const {
+    std::vector<std::string> out;
+    if (v == nullptr) return out;
+    v = resolve(v);
+    if (!v->is_string()) return texts(v);
+    std::string all = text(v);
+    std::string_view rest = all;
+    while (!rest.empty() && out.size() < kMaxList) {
+      std::size_t comma = rest.find(',');
+      std::string item = collapse_space(rest.substr(0, comma));
+      if (!item.empty()) out.push_back(std::move(item));
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+    return out;
   }
 
   // Every text of a value that may be a list.
@@ -266,7 +343,7 @@ std::string clean_author(std::string_view raw) {
   std::string_view t = trim(s);
   while (!t.empty() && (t.back() == ',' || t.back() == ':' || t.back() == ';' || t.back() == '|')) t.remove_suffix(1);
   t = trim(t);
-  if (t.empty() || t.size() > kMaxAuthorBytes || looks_like_url(t)) return {};
+  if (t.empty() || t.size() > kMaxAuthorBytes || looks_like_url(t) || !parse_date(t).empty()) return {};
   std::vector<std::string> words = words_of(t);
   if (words.empty() || words.size() > kMaxAuthorWords) return {};
   for (const std::string& w : words)
@@ -275,12 +352,33 @@ std::string clean_author(std::string_view raw) {
   return std::string(t);
 }
 
-void add_authors(std::vector<std::string>& out, const std::vector<std::string>& raw) {
+// A byline names a few people; markup that marks more authors than this
+// on one page is a thread's or a comment section's, whose first is the
+// page's author.
+constexpr std::size_t kMaxMarkedAuthors = 3;
+
+void add_authors(std::vector<std::string>& out, const std::vector<std::string>& raw, bool markup = false) {
+  std::vector<std::string> names;
   for (const std::string& r : raw) {
     std::string name = clean_author(r);
-    if (name.empty() || out.size() >= kMaxList) continue;
-    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
   }
+  if (markup) {
+    // Marked elements nest (an author box around the name and a role):
+    // a text that holds another whole is the box, and the name stays.
+    auto holds_another = [&](const std::string& outer) {
+      for (const std::string& inner : names)
+        if (inner.size() < outer.size() && contains_run(words_of(outer), words_of(inner))) return true;
+      return false;
+    };
+    std::vector<std::string> innermost;
+    for (const std::string& n : names)
+      if (!holds_another(n)) innermost.push_back(n);
+    names = std::move(innermost);
+    if (names.size() > kMaxMarkedAuthors) names.resize(1);
+  }
+  for (std::string& name : names)
+    if (out.size() < kMaxList && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
 }
 
 // A byline in the text: a short block that starts "By", "Von", ...
@@ -440,13 +538,13 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
   if (m.authors.empty())
     for (const json* n : ld.nodes())
       if (m.authors.empty() && is_article(*n)) add_authors(m.authors, ld.texts(ld.get(n, "author")));
-  if (m.authors.empty()) add_authors(m.authors, micro({"author", "creator"}));
+  if (m.authors.empty()) add_authors(m.authors, micro({"author", "creator"}), true);
   if (m.authors.empty())
     add_authors(m.authors, all_meta(meta, {"article:author", "og:article:author", "author", "dc.creator",
                                            "dcterms.creator", "parsely-author", "sailthru.author", "citation_author",
                                            "byl"}));
-  if (m.authors.empty()) add_authors(m.authors, facts.author_links);
-  if (m.authors.empty()) add_authors(m.authors, facts.author_marked);
+  if (m.authors.empty()) add_authors(m.authors, facts.author_links, true);
+  if (m.authors.empty()) add_authors(m.authors, facts.author_marked, true);
   if (m.authors.empty()) add_authors(m.authors, {byline(blocks)});
 
   // Dates.
@@ -500,11 +598,17 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
     }
     return out;
   };
-  m.tags = split_list(ld.texts(ld.get(ld.main(), "keywords")));
+  auto unique = [](std::vector<std::string> v) {
+    std::vector<std::string> out;
+    for (std::string& s : v)
+      if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(std::move(s));
+    return out;
+  };
+  m.tags = unique(ld.list(ld.get(ld.main(), "keywords")));
   if (m.tags.empty()) m.tags = split_list(all_meta(meta, {"article:tag", "og:article:tag"}));
   if (m.tags.empty()) m.tags = split_list(micro({"keywords"}));
   if (m.tags.empty()) m.tags = split_list(all_meta(meta, {"keywords", "news_keywords"}));
-  m.categories = split_list(ld.texts(ld.get(ld.main(), "articleSection")));
+  m.categories = unique(ld.list(ld.get(ld.main(), "articleSection")));
   if (m.categories.empty()) m.categories = split_list(all_meta(meta, {"article:section", "og:article:section"}));
   if (m.categories.empty()) m.categories = split_list(micro({"articlesection"}));
 
