@@ -159,10 +159,18 @@ class Writer {
 
   // ---- Lists ----
 
-  bool is_ancestor_or_self(uint32_t a, uint32_t e) const {
-    for (; e != kNone && e < b_.elements.size(); e = b_.elements[e].parent)
-      if (e == a) return true;
-    return false;
+  // How many of the open levels hold `li`: the open items are a
+  // subsequence of its <li> ancestors (outermost first), so one walk up
+  // and one pass along both decide it (linear in the depth, which the
+  // prescan bounds).
+  std::size_t levels_holding(uint32_t li) const {
+    std::vector<uint32_t> chain;
+    for (uint32_t e = li; e != kNone && e < b_.elements.size(); e = b_.elements[e].parent)
+      if (b_.elements[e].tag == Tag::kLi) chain.push_back(e);
+    std::size_t k = 0;
+    for (auto it = chain.rbegin(); it != chain.rend() && k < levels_.size(); ++it)
+      if (levels_[k].li == *it) ++k;
+    return k;
   }
 
   void close_lists(std::size_t keep_levels) {
@@ -177,8 +185,7 @@ class Writer {
 
   void item(const Block& block, const Place& place) {
     // Levels whose item does not hold this block end.
-    std::size_t keep_levels = 0;
-    while (keep_levels < levels_.size() && is_ancestor_or_self(levels_[keep_levels].li, place.li)) ++keep_levels;
+    const std::size_t keep_levels = levels_holding(place.li);
     const bool continuation = keep_levels > 0 && levels_[keep_levels - 1].li == place.li;
     std::string text = inline_text(block);
     if (continuation) {

@@ -4,8 +4,8 @@
 // It keeps a small stack of open element names to bound nesting. The stack
 // follows the HTML tree-construction rules only roughly: an end tag pops to
 // its matching open element, and p/li/dt/dd/option/tr/td/th close an open
-// sibling of the same name, which is what keeps unclosed paragraphs of real
-// pages from looking deep.
+// sibling of the same name within its scope (an li not across a ul), which
+// is what keeps unclosed paragraphs of real pages from looking deep.
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -55,6 +55,24 @@ bool closes_sibling(uint64_t c) {
     default:
       return false;
   }
+}
+
+// Whether an open `open` element keeps a new `code` element from closing a
+// sibling of its kind above it: the scopes of the HTML tree-construction
+// rules ("an li element in list item scope", "a p element in button
+// scope", table scope). Without them a list item inside a nested list
+// would close the outer item, and unclosed nested lists would look flat
+// here while the parser nests them ever deeper.
+bool bars_sibling(uint64_t code, uint64_t open) {
+  if (code == code_of("li")) return open == code_of("ul") || open == code_of("ol") || open == code_of("menu");
+  if (code == code_of("dt") || code == code_of("dd")) return open == code_of("dl");
+  if (code == code_of("tr")) return open == code_of("table") || open == code_of("tbody") || open == code_of("thead") || open == code_of("tfoot");
+  if (code == code_of("td") || code == code_of("th")) return open == code_of("tr") || open == code_of("table");
+  if (code == code_of("option")) return open == code_of("select") || open == code_of("datalist");
+  if (code == code_of("p"))
+    return open == code_of("button") || open == code_of("table") || open == code_of("td") || open == code_of("th") ||
+           open == code_of("caption") || open == code_of("object") || open == code_of("template");
+  return false;
 }
 
 // Elements whose whole body is dropped (never visible text).
@@ -418,6 +436,7 @@ class Prescanner {
           pop_to(k - 1);
           break;
         }
+        if (bars_sibling(code, stack_[k - 1])) break;
       }
     }
     if (stack_.size() >= options_.max_depth) {

@@ -22,6 +22,7 @@ using json = nlohmann::json;
 
 // Bounds: a page could declare thousands of tags or nodes.
 constexpr std::size_t kMaxNodes = 256;
+constexpr int kMaxValueDepth = 8;
 constexpr std::size_t kMaxList = 32;
 constexpr std::size_t kMaxAuthorWords = 10;
 constexpr std::size_t kMaxAuthorBytes = 100;
@@ -207,21 +208,23 @@ class JsonLd {
 
   // A text value: a string, a number, or an object's name / @value / url;
   // of an array, the first that has one.
-  std::string text(const json* v) const {
-    if (v == nullptr) return {};
+  std::string text(const json* v, int depth = 0) const {
+    // Names and values sit a level or two down; a page could nest
+    // arrays without end.
+    if (v == nullptr || depth > kMaxValueDepth) return {};
     v = resolve(v);
     if (v->is_string()) return collapse_space(decode_references(v->get_ref<const std::string&>()));
     if (v->is_number()) return v->dump();
     if (v->is_object()) {
       for (const char* key : {"name", "@value", "url", "contentUrl"})
         if (auto it = v->find(key); it != v->end()) {
-          std::string t = text(&*it);
+          std::string t = text(&*it, depth + 1);
           if (!t.empty()) return t;
         }
     }
     if (v->is_array())
       for (const json& e : *v) {
-        std::string t = text(&e);
+        std::string t = text(&e, depth + 1);
         if (!t.empty()) return t;
       }
     return {};

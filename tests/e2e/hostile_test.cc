@@ -82,6 +82,37 @@ TEST(Hostile, BadPagesNeverHurtTheirNeighbours) {
   EXPECT_TRUE(by_id.count("b06-textnode.html"));
 }
 
+// The structure and metadata paths under hostile markup: deep nesting of
+// lists, inline markup and JSON-LD, and thousands of images, with every
+// output asked for. Each page comes back, in bounded time.
+TEST(Hostile, StructureAndMetadataStayBounded) {
+  std::string lists = "<html><body>";
+  for (int i = 0; i < 50000; ++i) lists += "<ul><li>item " + std::to_string(i);
+  std::string spans = "<html><body><p>";
+  for (int i = 0; i < 100000; ++i) spans += "<b><i><a href=\"/x\">w";
+  std::string json_ld = "<html><head><script type=\"application/ld+json\">{\"@type\":\"Article\",\"author\":" +
+                        std::string(300000, '[') + std::string(300000, ']') + "}</script></head><body><p>text after the script</p></body></html>";
+  std::string images = "<html><body>";
+  for (int i = 0; i < 100000; ++i) images += "<img src=\"/i" + std::to_string(i) + ".png\" alt=\"a|b*c\">";
+  images += "<p>caption</p></body></html>";
+  std::string tables = "<html><body>";
+  for (int i = 0; i < 2000; ++i) tables += "<table><tr><td>c" + std::to_string(i);
+  ProcessorOptions options;
+  options.markdown = options.html = options.comments = true;
+  options.format.links = options.format.images = true;
+  Result<Processor> processor = Processor::make(options);
+  ASSERT_TRUE(processor.ok());
+  for (const std::string* page : {&lists, &spans, &json_ld, &images, &tables}) {
+    auto start = std::chrono::steady_clock::now();
+    PageResult r = processor->process("https://h.example/p", *page);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(secs, 20.0);
+    EXPECT_NE(r.status.code(), Code::kInternal) << r.status.to_string();
+  }
+  PageResult after = processor->process("https://h.example/q", json_ld);
+  EXPECT_NE(after.text.find("text after the script"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace husk
 
