@@ -38,12 +38,14 @@ demo: build
 	@mkdir -p out/demo
 	$(BUILD)/husk extract --jobs 2 fixtures/demo -o out/demo/extract.jsonl
 	$(BUILD)/husk extract --jobs 2 --format text fixtures/demo -o out/demo/extract.txt
+	$(BUILD)/husk extract --jobs 2 --format markdown --links fixtures/demo -o out/demo/extract.md
 	$(BUILD)/husk eval extract --gold fixtures/demo/gold.json out/demo/extract.jsonl --per-page out/demo/eval-per-page.jsonl \
 	  | tee out/demo/eval.txt
 	$(BUILD)/husk idf build out/demo/extract.jsonl -o out/demo/corpus.idf
 	$(BUILD)/husk sign --idf out/demo/corpus.idf out/demo/extract.jsonl -o out/demo/signed.jsonl
 	$(BUILD)/husk dedup out/demo/signed.jsonl -o out/demo/clusters.jsonl --report out/demo/report
-	@echo "clean text: out/demo/extract.txt, out/demo/extract.jsonl; extraction score: out/demo/eval.txt;" \
+	@echo "clean text: out/demo/extract.txt, out/demo/extract.jsonl (with metadata), out/demo/extract.md;" \
+	  "extraction score: out/demo/eval.txt;" \
 	  "signatures: out/demo/signed.jsonl; clusters: out/demo/clusters.jsonl; report: out/demo/report/index.html"
 
 test: build
