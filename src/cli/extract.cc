@@ -37,14 +37,8 @@ struct ExtractArgs {
 // The languages --languages keeps ("en,de"), as primary subtags.
 std::vector<std::string> language_list(const std::string& csv) {
   std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i <= csv.size()) {
-    std::size_t comma = csv.find(',', i);
-    if (comma == std::string::npos) comma = csv.size();
-    std::string code = primary_language(csv.substr(i, comma - i));
-    if (!code.empty()) out.push_back(code);
-    i = comma + 1;
-  }
+  for (const std::string& item : split_list(csv))
+    if (std::string code = primary_language(item); !code.empty()) out.push_back(code);
   return out;
 }
 

@@ -25,6 +25,25 @@ struct Place {
   bool quote = false;
 };
 
+std::string escape_html(std::string_view s, bool attribute) {
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': if (attribute) { out += "&quot;"; break; } out.push_back(ch); break;
+      default:
+        // XML 1.0 allows no control characters but tab and line breaks.
+        if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') break;
+        out.push_back(ch);
+    }
+  }
+  return out;
+}
+
 bool is_list(Tag t) { return t == Tag::kUl || t == Tag::kOl || t == Tag::kMenu || t == Tag::kDir; }
 
 // One list item being written: its <li>, its list and its marker.
@@ -314,25 +333,6 @@ class Writer {
 
   // ---- Inline text ----
 
-  static std::string escape_html(std::string_view s, bool attribute) {
-    std::string out;
-    out.reserve(s.size());
-    for (char ch : s) {
-      auto c = static_cast<unsigned char>(ch);
-      switch (ch) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': if (attribute) { out += "&quot;"; break; } out.push_back(ch); break;
-        default:
-          // XML 1.0 allows no control characters but tab and line breaks.
-          if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') break;
-          out.push_back(ch);
-      }
-    }
-    return out;
-  }
-
   // A URL inside Markdown's (...): spaces and parentheses would end it.
   static std::string markdown_url(std::string_view url) {
     std::string out;
@@ -503,13 +503,7 @@ std::string to_markdown(const Blocks& blocks, const std::vector<uint8_t>& keep, 
 std::string to_html(const Blocks& blocks, const std::vector<uint8_t>& keep, const FormatOptions& options,
                     std::string_view title) {
   std::string body = Writer(blocks, keep, options, true).run();
-  std::string escaped;
-  for (char c : title) {
-    if (c == '&') escaped += "&amp;";
-    else if (c == '<') escaped += "&lt;";
-    else if (c == '>') escaped += "&gt;";
-    else if (static_cast<unsigned char>(c) >= 0x20) escaped.push_back(c);
-  }
+  const std::string escaped = escape_html(title, false);
   return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/><title>" + escaped + "</title></head><body>\n" + body +
          "</body></html>\n";
 }

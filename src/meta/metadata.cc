@@ -77,6 +77,18 @@ std::string collapse_space(std::string_view s) {
   return out;
 }
 
+// Appends the items of a comma-separated list ("rivers, floods"), white
+// space collapsed, leaving out empty ones and repeats.
+void add_comma_items(std::string_view text, std::vector<std::string>& out) {
+  while (!text.empty() && out.size() < kMaxList) {
+    std::size_t comma = text.find(',');
+    std::string item = collapse_space(text.substr(0, comma));
+    if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(std::move(item));
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+}
+
 // ---- JSON-LD ----
 
 // JSON-LD sits in a <script>, whose text the HTML parser leaves as it is,
@@ -237,15 +249,7 @@ class JsonLd {
     if (v == nullptr) return out;
     v = resolve(v);
     if (!v->is_string()) return texts(v);
-    std::string all = text(v);
-    std::string_view rest = all;
-    while (!rest.empty() && out.size() < kMaxList) {
-      std::size_t comma = rest.find(',');
-      std::string item = collapse_space(rest.substr(0, comma));
-      if (!item.empty()) out.push_back(std::move(item));
-      if (comma == std::string_view::npos) break;
-      rest.remove_prefix(comma + 1);
-    }
+    add_comma_items(text(v), out);
     return out;
   }
 
@@ -589,18 +593,10 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
   // article:tag / article:section properties, then <meta name=keywords>.
   auto split_list = [](const std::vector<std::string>& raw) {
     std::vector<std::string> out;
-    for (const std::string& r : raw) {
-      std::string_view rest = r;
-      while (!rest.empty() && out.size() < kMaxList) {
-        std::size_t comma = rest.find(',');
-        std::string item = collapse_space(rest.substr(0, comma));
-        if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(std::move(item));
-        if (comma == std::string_view::npos) break;
-        rest.remove_prefix(comma + 1);
-      }
-    }
+    for (const std::string& r : raw) add_comma_items(r, out);
     return out;
   };
+
   auto unique = [](std::vector<std::string> v) {
     std::vector<std::string> out;
     for (std::string& s : v)
