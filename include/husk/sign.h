@@ -176,6 +176,13 @@ Status check_signers(const std::vector<std::string>& names);
 // (and lexrand/imatch keep every non-stop-word term in the lexicon).
 Signatures sign(const NormalizedText& text, const SignOptions& options, const CollectionStats* stats);
 
+// A collection signed on its own: every text normalised, the collection
+// statistics (IDF) built from those texts, then every text signed with
+// them, on `jobs` threads (0: one per core). What husk dedup does with
+// texts that come without signatures.
+std::vector<Signatures> sign_collection(const std::vector<std::string_view>& texts, const SignOptions& options,
+                                        unsigned jobs = 0);
+
 // Every NormalizeOptions and SignOptions field as (section.name, value) in
 // config/sign.toml order; numbers as numbers, the number policy as 0/1/2.
 std::vector<std::pair<std::string, double>> describe(const SignOptions& options);

@@ -135,25 +135,13 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   for (std::size_t i = 0; i < loaded.size(); ++i)
     if (loaded[i].usable && !loaded[i].has_signature) to_sign.push_back(i);
   if (!to_sign.empty()) {
-    SignOptions options;
-    std::vector<NormalizedText> normalized(to_sign.size());
-    OrderedBatches<std::size_t, NormalizedText> normalize_all(
-        jobs, [&](const std::size_t& k) { return normalize(loaded[to_sign[k]].text, options.normalize); },
-        [&](const std::size_t& k, NormalizedText& n) { normalized[k] = std::move(n); });
-    for (std::size_t k = 0; k < to_sign.size(); ++k) normalize_all.push(std::size_t(k), 1);
-    normalize_all.finish();
-    DfCounter counter;
-    for (const NormalizedText& n : normalized)
-      if (!n.terms.empty()) counter.add_document(n.terms);
-    CollectionStats stats = counter.finish();
-    OrderedBatches<std::size_t, Signatures> sign_all(
-        jobs, [&](const std::size_t& k) { return sign(normalized[k], options, &stats); },
-        [&](const std::size_t& k, Signatures& s) {
-          loaded[to_sign[k]].page.sig = std::move(s);
-          loaded[to_sign[k]].has_signature = loaded[to_sign[k]].page.sig.terms > 0;
-        });
-    for (std::size_t k = 0; k < to_sign.size(); ++k) sign_all.push(std::size_t(k), 1);
-    sign_all.finish();
+    std::vector<std::string_view> texts;
+    for (std::size_t i : to_sign) texts.push_back(loaded[i].text);
+    std::vector<Signatures> signatures = sign_collection(texts, SignOptions{}, jobs);
+    for (std::size_t k = 0; k < to_sign.size(); ++k) {
+      loaded[to_sign[k]].page.sig = std::move(signatures[k]);
+      loaded[to_sign[k]].has_signature = loaded[to_sign[k]].page.sig.terms > 0;
+    }
     out.signed_here = to_sign.size();
   }
   for (Loaded& l : loaded) {

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "base/ordered_batches.h"
 #include "sign/context.h"
 #include "sign/hashing.h"
 #include "sign/signature_json.h"
@@ -174,6 +175,28 @@ Result<Signatures> parse_signatures(std::string_view json_text) {
   nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
   if (j.is_discarded()) return Status(Code::kCorrupt, "sig is not JSON");
   return signatures_from_json(j);
+}
+
+std::vector<Signatures> sign_collection(const std::vector<std::string_view>& texts, const SignOptions& options,
+                                        unsigned jobs) {
+  jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
+  std::vector<NormalizedText> normalized(texts.size());
+  OrderedBatches<std::size_t, NormalizedText> normalize_all(
+      jobs, [&](const std::size_t& k) { return normalize(texts[k], options.normalize); },
+      [&](const std::size_t& k, NormalizedText& n) { normalized[k] = std::move(n); });
+  for (std::size_t k = 0; k < texts.size(); ++k) normalize_all.push(std::size_t(k), 1);
+  normalize_all.finish();
+  DfCounter counter;
+  for (const NormalizedText& n : normalized)
+    if (!n.terms.empty()) counter.add_document(n.terms);
+  const CollectionStats stats = counter.finish();
+  std::vector<Signatures> out(texts.size());
+  OrderedBatches<std::size_t, Signatures> sign_all(
+      jobs, [&](const std::size_t& k) { return sign(normalized[k], options, &stats); },
+      [&](const std::size_t& k, Signatures& s) { out[k] = std::move(s); });
+  for (std::size_t k = 0; k < texts.size(); ++k) sign_all.push(std::size_t(k), 1);
+  sign_all.finish();
+  return out;
 }
 
 }  // namespace husk
