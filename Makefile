@@ -18,9 +18,10 @@ APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev \
   libssl-dev libxxhash-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
   libxgboost-dev libcld2-dev libgtest-dev libgmock-dev libbenchmark-dev \
+  pybind11-dev python3-dev python3-pytest \
   python3.11-doc postgresql-doc-15 git-doc apache2-doc wget
 
-.PHONY: all deps build demo test bench load fuzz clean
+.PHONY: all deps build demo test bench load fuzz clean python
 
 all: build
 
@@ -50,6 +51,10 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+# The Python module, built and installed for Debian's python3 (`import husk`).
+python: build
+	cmake --install $(BUILD) --component python
 
 # Whole-corpus throughput (Google Benchmark), against Gumbo parsing alone,
 # on the news articles and on WCXB's mixed pages;

@@ -1,0 +1,72 @@
+"""husk: boilerplate removal and near-duplicate detection for crawled web pages."""
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+Html = Union[bytes, str]
+
+class Error(RuntimeError):
+    """husk's error: a bad option, an unreadable file, a malformed record. The message names what failed."""
+
+class Processor:
+    """A reusable page processor (husk::Processor); thread-safe, the GIL released while it works.
+
+    extractor: "auto" (the cascade) | "learned" | "density" | "fulltext" | "xpath" | "template"
+    format: "text" | "markdown" | "html" (markdown/html add that field to each record)
+    links, images: keep hyperlinks / images in the Markdown or HTML
+    comments: return the page's user comment section in a "comments" field
+    preset: None | "precision" | "recall" (trafilatura's favor_precision / favor_recall)
+    sign: add a "sig" dict of near-duplicate signatures (signers: their names; idf: an IDF file)
+    """
+    def __init__(self, extractor: str = "auto", format: str = "text", links: bool = False, images: bool = False,
+                 comments: bool = False, preset: Optional[str] = None, sign: bool = False,
+                 signers: Sequence[str] = (), idf: Optional[str] = None) -> None: ...
+    def process(self, html: Html, url: Optional[str] = None) -> dict:
+        """One page: a dict with the fields of `husk extract`'s JSON records (text, title, metadata, ...).
+
+        html as bytes is decoded from its charset; as str it is taken as text. A page that fails
+        comes back with an "error" field, as in the CLI.
+        """
+    def process_batch(self, batch: List[Tuple[Optional[str], Html]], jobs: int = 0) -> List[dict]:
+        """(url, html) pairs processed on `jobs` threads (0: one per core), results in input order."""
+    def process_many(self, pages: Iterable[Union[Html, Tuple[Optional[str], Html]]], jobs: int = 0,
+                     batch: int = 64) -> Iterator[dict]:
+        """Pages (html, or (url, html)) processed on `jobs` threads; yields the results in input order."""
+
+def extract(html: Html, url: Optional[str] = None, *, format: str = "text", extractor: str = "auto",
+            links: bool = False, images: bool = False, comments: bool = False,
+            preset: Optional[str] = None) -> dict:
+    """Extracts one page: a dict with the fields of `husk extract`'s JSON records."""
+
+def normalize(text: str) -> str:
+    """husk's normalisation (ICU): the normalised terms, separated by spaces."""
+
+def sign(text: str, signers: Sequence[str] = (), idf: str = "") -> dict:
+    """The near-duplicate signatures of a clean text, as `husk sign`'s "sig" object."""
+
+def dedup(records: List[dict], method: str = "minhash", threshold: float = 0.5, k: int = 6,
+          cluster: str = "components", main: str = "first", any_language: bool = False,
+          singletons: bool = False, jobs: int = 0) -> List[dict]:
+    """Clusters of near-duplicate records, as `husk dedup` writes them: {"cluster", "size", "main", "members"}.
+
+    Records are dicts with an "id" and a "text" (signed here with the collection's own statistics)
+    or a "sig" (from `husk sign` or husk.sign); "language" keeps comparisons within a language.
+    """
+
+class DedupIndex:
+    """The near-duplicate index of `husk serve`: persistent (LMDB) at `path`, or in a temporary directory."""
+    def __init__(self, path: Optional[str] = None, threshold: float = 0.5, simhash_k: int = 3) -> None: ...
+    def add(self, id: str, text: str, url: str = "") -> dict:
+        """Indexes a clean text: {"cluster": id, "duplicate_of": {"id", "url", "measure"} or None}."""
+    def query(self, text: str) -> List[dict]:
+        """Indexed pages that near-duplicate a text, best first: [{"id", "url", "measure"}]."""
+    def __len__(self) -> int: ...
+
+class PageReader:
+    def __init__(self, paths: List[str]) -> None: ...
+    def __iter__(self) -> "PageReader": ...
+    def __next__(self) -> dict: ...
+
+def read(*paths: str) -> Iterator[dict]:
+    """Pages of HTML files, directories, WARC and JSONL, as the CLI reads them.
+
+    Each page: {"id", "url", "html" (bytes; str for JSONL input), "content_type", "error"}.
+    """

@@ -1,0 +1,468 @@
+// husk._husk: the Python binding of husk::Processor and the stages around
+// it (README "husk in Python"). Every call that works on pages releases the
+// GIL; husk's errors become husk.Error; a page that fails comes back with
+// its "error" field, as in the CLI.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+#include "husk/husk.h"
+
+namespace py = pybind11;
+
+namespace husk::python {
+
+namespace {
+
+py::object husk_error;
+
+[[noreturn]] void raise(const Status& status) {
+  PyErr_SetString(husk_error.ptr(), status.to_string().c_str());
+  throw py::error_already_set();
+}
+
+// JSON to Python, for the records husk writes as JSON (the CLI's fields in
+// the CLI's order).
+py::object to_python(const nlohmann::ordered_json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::null: return py::none();
+    case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
+    case nlohmann::json::value_t::number_integer: return py::int_(j.get<int64_t>());
+    case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<uint64_t>());
+    case nlohmann::json::value_t::number_float: return py::float_(j.get<double>());
+    case nlohmann::json::value_t::string: return py::str(j.get_ref<const std::string&>());
+    case nlohmann::json::value_t::array: {
+      py::list out;
+      for (const auto& v : j) out.append(to_python(v));
+      return out;
+    }
+    case nlohmann::json::value_t::object: {
+      py::dict out;
+      for (const auto& [k, v] : j.items()) out[py::str(k)] = to_python(v);
+      return out;
+    }
+    default: return py::none();
+  }
+}
+
+// A page given as bytes (husk decodes its charset) or str (already text).
+RawPage raw_page(const py::object& html, const py::object& url) {
+  RawPage page;
+  if (!url.is_none()) page.url = url.cast<std::string>();
+  if (py::isinstance<py::bytes>(html)) {
+    page.bytes = html.cast<std::string>();
+  } else if (py::isinstance<py::str>(html)) {
+    page.bytes = html.cast<std::string>();
+    page.is_unicode = true;
+  } else {
+    throw py::type_error("html must be bytes or str");
+  }
+  page.id = page_id(page.url, page.bytes);
+  return page;
+}
+
+struct Options {
+  std::string extractor = "auto";
+  std::string format = "text";
+  bool links = false, images = false, comments = false;
+  std::string preset;
+  bool sign = false;
+  std::vector<std::string> signers;
+  std::string idf;
+};
+
+class PyProcessor {
+ public:
+  explicit PyProcessor(const Options& o) {
+    ProcessorOptions options;
+    options.extractor = o.extractor;
+    if (o.format != "text" && o.format != "markdown" && o.format != "html")
+      raise(Status(Code::kInvalidArgument, "format must be text, markdown or html, not \"" + o.format + "\""));
+    options.markdown = o.format == "markdown";
+    options.html = o.format == "html";
+    options.format.links = o.links;
+    options.format.images = o.images;
+    options.comments = o.comments;
+    if (o.preset == "precision") options.extract.preset = ExtractPreset::kPrecision;
+    else if (o.preset == "recall") options.extract.preset = ExtractPreset::kRecall;
+    else if (!o.preset.empty()) raise(Status(Code::kInvalidArgument, "preset must be precision or recall"));
+    options.sign = o.sign;
+    if (!o.signers.empty()) options.signing.signers = o.signers;
+    if (!o.idf.empty()) {
+      Result<CollectionStats> stats = load_collection_stats(o.idf);
+      if (!stats.ok()) raise(stats.status());
+      options.stats = std::make_shared<const CollectionStats>(std::move(*stats));
+    }
+    Result<Processor> made = Processor::make(options);
+    if (!made.ok()) raise(made.status());
+    processor_ = std::make_shared<Processor>(std::move(*made));
+  }
+
+  py::dict process(const py::object& html, const py::object& url) const {
+    RawPage page = raw_page(html, url);
+    PageResult r;
+    {
+      py::gil_scoped_release release;
+      r = processor_->process(page);
+    }
+    return record(r);
+  }
+
+  // Pages processed on `jobs` threads, the results in input order.
+  py::list process_batch(const py::list& batch, unsigned jobs) const {
+    std::vector<RawPage> pages;
+    pages.reserve(batch.size());
+    for (const py::handle& item : batch) {
+      py::tuple pair = item.cast<py::tuple>();
+      pages.push_back(raw_page(pair[1], pair[0]));
+    }
+    std::vector<PageResult> results(pages.size());
+    {
+      py::gil_scoped_release release;
+      if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+      std::atomic<std::size_t> next{0};
+      auto work = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < pages.size();) results[i] = processor_->process(pages[i]);
+      };
+      std::vector<std::thread> threads;
+      for (unsigned t = 1; t < std::min<std::size_t>(jobs, pages.size()); ++t) threads.emplace_back(work);
+      work();
+      for (std::thread& t : threads) t.join();
+    }
+    py::list out;
+    for (const PageResult& r : results) out.append(record(r));
+    return out;
+  }
+
+  static py::dict record(const PageResult& r) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(to_jsonl(r), nullptr, false);
+    py::dict out = to_python(j).cast<py::dict>();
+    if (r.signatures) out["sig"] = to_python(nlohmann::ordered_json::parse(signatures_json(*r.signatures)));
+    return out;
+  }
+
+ private:
+  std::shared_ptr<const Processor> processor_;
+};
+
+py::dict sign_text(const std::string& text, const std::vector<std::string>& signers, const std::string& idf) {
+  SignOptions options;
+  if (!signers.empty()) options.signers = signers;
+  if (Status st = check_signers(options.signers); !st.ok()) raise(st);
+  std::optional<CollectionStats> stats;
+  if (!idf.empty()) {
+    Result<CollectionStats> loaded = load_collection_stats(idf);
+    if (!loaded.ok()) raise(loaded.status());
+    stats = std::move(*loaded);
+  }
+  std::string json;
+  {
+    py::gil_scoped_release release;
+    json = signatures_json(sign(normalize(text, options.normalize), options, stats ? &*stats : nullptr));
+  }
+  return to_python(nlohmann::ordered_json::parse(json)).cast<py::dict>();
+}
+
+std::string normalize_text(const std::string& text) {
+  py::gil_scoped_release release;
+  NormalizedText n = normalize(text, NormalizeOptions{});
+  std::string out;
+  for (const std::string& t : n.terms) {
+    if (!out.empty()) out.push_back(' ');
+    out += t;
+  }
+  return out;
+}
+
+// A record's string field, when present (None counts as absent).
+std::string field(const py::dict& d, const char* key) {
+  if (!d.contains(key) || d[key].is_none()) return {};
+  if (!py::isinstance<py::str>(d[key])) throw py::type_error(std::string("\"") + key + "\" must be a string");
+  return d[key].cast<std::string>();
+}
+
+// husk dedup over records: dicts with an id and a text (or a "sig" from
+// husk.sign / husk sign), as the CLI reads JSONL.
+py::list dedup(const py::list& records, const std::string& method, double threshold, uint32_t k,
+               const std::string& cluster, const std::string& main, bool any_language, bool singletons, unsigned jobs) {
+  std::vector<DedupPage> pages;
+  std::vector<std::string> texts;
+  std::vector<std::size_t> to_sign;
+  for (const py::handle& h : records) {
+    py::dict d = h.cast<py::dict>();
+    DedupPage page;
+    page.id = field(d, "id");
+    page.url = field(d, "url");
+    page.title = field(d, "title");
+    page.language = primary_language(field(d, "language"));
+    if (d.contains("rank") && !d["rank"].is_none()) page.rank = d["rank"].cast<double>();
+    if (d.contains("boilerplate") && !d["boilerplate"].is_none()) page.boilerplate = d["boilerplate"].cast<double>();
+    std::string text = field(d, "text");
+    if (page.language.empty() && !text.empty()) page.language = primary_language(identify_language(text).code);
+    if (d.contains("sig") && !d["sig"].is_none()) {
+      std::string json = py::module_::import("json").attr("dumps")(d["sig"]).cast<std::string>();
+      Result<Signatures> sig = parse_signatures(json);
+      if (!sig.ok()) raise(Status(sig.status().code(), page.id + ": " + sig.status().message()));
+      page.sig = std::move(*sig);
+    } else if (d.contains("text")) {
+      to_sign.push_back(pages.size());
+    }
+    texts.push_back(std::move(text));
+    pages.push_back(std::move(page));
+  }
+  DedupOptions options;
+  options.method = method;
+  options.threshold = threshold;
+  options.k = k;
+  options.within_language = !any_language;
+  if (cluster == "components") options.cluster = ClusterMethod::kComponents;
+  else if (cluster == "centre") options.cluster = ClusterMethod::kCentre;
+  else if (cluster == "degree") options.cluster = ClusterMethod::kDegree;
+  else raise(Status(Code::kInvalidArgument, "cluster must be components, centre or degree"));
+  if (main == "first") options.main = MainPage::kFirst;
+  else if (main == "rank") options.main = MainPage::kRank;
+  else if (main == "boilerplate") options.main = MainPage::kLeastBoilerplate;
+  else raise(Status(Code::kInvalidArgument, "main must be first, rank or boilerplate"));
+  std::vector<Cluster> clusters;
+  std::vector<DedupPage> kept;
+  {
+    py::gil_scoped_release release;
+    std::vector<std::string_view> views;
+    for (std::size_t i : to_sign) views.push_back(texts[i]);
+    std::vector<Signatures> signatures = sign_collection(views, SignOptions{}, jobs);
+    for (std::size_t n = 0; n < to_sign.size(); ++n) pages[to_sign[n]].sig = std::move(signatures[n]);
+    for (DedupPage& p : pages)
+      if (p.sig.terms > 0) kept.push_back(std::move(p));
+    Result<std::vector<Pair>> pairs = find_pairs(kept, options);
+    if (!pairs.ok()) {
+      py::gil_scoped_acquire acquire;
+      raise(pairs.status());
+    }
+    clusters = cluster_pages(kept, *pairs, options, singletons);
+  }
+  py::list out;
+  for (std::size_t c = 0; c < clusters.size(); ++c) {
+    py::dict j;
+    j["cluster"] = c;
+    j["size"] = clusters[c].members.size();
+    j["main"] = kept[clusters[c].main].id;
+    py::list members;
+    for (uint32_t m : clusters[c].members) members.append(kept[m].id);
+    j["members"] = members;
+    out.append(j);
+  }
+  return out;
+}
+
+// The persistent index of husk serve, or one in a temporary directory.
+class PyIndex {
+ public:
+  PyIndex(const py::object& path, double threshold, uint32_t simhash_k) {
+    IndexOptions options;
+    if (path.is_none()) {
+      std::mt19937_64 rng(std::random_device{}());
+      temporary_ = std::filesystem::temp_directory_path() / ("husk-index-" + std::to_string(rng()));
+      options.dir = temporary_.string();
+      options.map_size = std::size_t(1) << 30;
+    } else {
+      options.dir = py::str(path).cast<std::string>();
+    }
+    options.threshold = threshold;
+    options.simhash_k = simhash_k;
+    Result<std::unique_ptr<Index>> index = Index::open(options);
+    if (!index.ok()) raise(index.status());
+    index_ = std::move(*index);
+    Result<Processor> signer = Processor::make([] {
+      ProcessorOptions o;
+      o.sign = true;
+      return o;
+    }());
+    if (!signer.ok()) raise(signer.status());
+    signer_ = std::make_unique<Processor>(std::move(*signer));
+  }
+  ~PyIndex() {
+    index_.reset();
+    std::error_code ec;
+    if (!temporary_.empty()) std::filesystem::remove_all(temporary_, ec);
+  }
+
+  // Indexes a clean text under an id: its cluster, and the page it
+  // near-duplicates when it joined one.
+  py::dict add(const std::string& id, const std::string& text, const std::string& url) {
+    PageResult page;
+    page.id = id;
+    page.url = url;
+    page.text = text;
+    Result<Verdict> verdict = Status(Code::kInternal, "not indexed");
+    {
+      py::gil_scoped_release release;
+      Signatures s = signer_->sign(text);
+      if (s.terms > 0) page.signatures = std::move(s);
+      std::vector<Result<Verdict>> verdicts = index_->add({&page});
+      verdict = std::move(verdicts.at(0));
+    }
+    if (!verdict.ok()) raise(verdict.status());
+    py::dict out;
+    out["cluster"] = verdict->cluster;
+    if (verdict->duplicate_of) {
+      py::dict d;
+      d["id"] = verdict->duplicate_of->id;
+      d["url"] = verdict->duplicate_of->url;
+      d["measure"] = verdict->duplicate_of->measure;
+      out["duplicate_of"] = d;
+    } else {
+      out["duplicate_of"] = py::none();
+    }
+    return out;
+  }
+
+  // The indexed pages that near-duplicate a text, best first.
+  py::list query(const std::string& text) const {
+    std::vector<Match> matches;
+    {
+      py::gil_scoped_release release;
+      matches = index_->similar(signer_->sign(text));
+    }
+    py::list out;
+    for (const Match& m : matches) {
+      py::dict d;
+      d["id"] = m.id;
+      d["url"] = m.url;
+      d["measure"] = m.measure;
+      out.append(d);
+    }
+    return out;
+  }
+
+  std::size_t size() const { return index_->stats().pages; }
+
+ private:
+  std::filesystem::path temporary_;
+  std::unique_ptr<Index> index_;
+  std::unique_ptr<Processor> signer_;
+};
+
+// Pages of files, directories, WARC and JSONL as the CLI reads them: a
+// reader thread fills a bounded queue the Python iterator takes from.
+class PageReader {
+ public:
+  explicit PageReader(std::vector<std::string> inputs) {
+    thread_ = std::thread([this, inputs = std::move(inputs)] {
+      IngestStats stats = ingest(inputs, IngestOptions{}, [this](RawPage&& page) {
+        std::unique_lock lock(mutex_);
+        room_.wait(lock, [this] { return queue_.size() < kQueue || closed_; });
+        if (closed_) return false;
+        queue_.push_back(std::move(page));
+        ready_.notify_one();
+        return true;
+      });
+      std::lock_guard lock(mutex_);
+      errors_ = std::move(stats.input_errors);
+      done_ = true;
+      ready_.notify_all();
+    });
+  }
+  ~PageReader() {
+    {
+      std::lock_guard lock(mutex_);
+      closed_ = true;
+      room_.notify_all();
+    }
+    if (thread_.joinable()) thread_.join();
+  }
+
+  py::dict next() {
+    std::optional<RawPage> page;
+    {
+      py::gil_scoped_release release;
+      std::unique_lock lock(mutex_);
+      ready_.wait(lock, [this] { return !queue_.empty() || done_; });
+      if (!queue_.empty()) {
+        page = std::move(queue_.front());
+        queue_.pop_front();
+        room_.notify_one();
+      }
+    }
+    if (!page) {
+      if (!errors_.empty()) {
+        Status first = errors_.front();
+        errors_.clear();
+        raise(first);
+      }
+      throw py::stop_iteration();
+    }
+    py::dict d;
+    d["id"] = page->id;
+    d["url"] = page->url;
+    d["html"] = page->is_unicode ? py::object(py::str(page->bytes)) : py::object(py::bytes(page->bytes));
+    d["content_type"] = page->content_type;
+    d["error"] = page->status.ok() ? py::object(py::none()) : py::object(py::str(page->status.to_string()));
+    return d;
+  }
+
+ private:
+  static constexpr std::size_t kQueue = 64;
+  std::mutex mutex_;
+  std::condition_variable ready_, room_;
+  std::deque<RawPage> queue_;
+  std::vector<Status> errors_;
+  bool done_ = false, closed_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_husk, m) {
+  m.doc() = "husk: boilerplate removal and near-duplicate detection (the C++ library, bound)";
+  husk_error = py::exception<std::runtime_error>(m, "Error");
+
+  py::class_<PyProcessor>(m, "Processor")
+      .def(py::init([](const std::string& extractor, const std::string& format, bool links, bool images, bool comments,
+                       const py::object& preset, bool sign, const std::vector<std::string>& signers,
+                       const py::object& idf) {
+             Options o;
+             o.extractor = extractor;
+             o.format = format;
+             o.links = links;
+             o.images = images;
+             o.comments = comments;
+             if (!preset.is_none()) o.preset = preset.cast<std::string>();
+             o.sign = sign;
+             o.signers = signers;
+             if (!idf.is_none()) o.idf = py::str(idf).cast<std::string>();
+             return PyProcessor(o);
+           }),
+           py::arg("extractor") = "auto", py::arg("format") = "text", py::arg("links") = false,
+           py::arg("images") = false, py::arg("comments") = false, py::arg("preset") = py::none(),
+           py::arg("sign") = false, py::arg("signers") = std::vector<std::string>{}, py::arg("idf") = py::none())
+      .def("process", &PyProcessor::process, py::arg("html"), py::arg("url") = py::none())
+      .def("process_batch", &PyProcessor::process_batch, py::arg("batch"), py::arg("jobs") = 0);
+
+  m.def("normalize", &normalize_text, py::arg("text"));
+  m.def("sign", &sign_text, py::arg("text"), py::arg("signers") = std::vector<std::string>{},
+        py::arg("idf") = std::string());
+  m.def("dedup", &dedup, py::arg("records"), py::arg("method") = "minhash", py::arg("threshold") = 0.5,
+        py::arg("k") = 6, py::arg("cluster") = "components", py::arg("main") = "first",
+        py::arg("any_language") = false, py::arg("singletons") = false, py::arg("jobs") = 0);
+
+  py::class_<PyIndex>(m, "DedupIndex")
+      .def(py::init<const py::object&, double, uint32_t>(), py::arg("path") = py::none(), py::arg("threshold") = 0.5,
+           py::arg("simhash_k") = 3)
+      .def("add", &PyIndex::add, py::arg("id"), py::arg("text"), py::arg("url") = std::string())
+      .def("query", &PyIndex::query, py::arg("text"))
+      .def("__len__", &PyIndex::size);
+
+  py::class_<PageReader>(m, "PageReader")
+      .def(py::init<std::vector<std::string>>())
+      .def("__iter__", [](PageReader& r) -> PageReader& { return r; })
+      .def("__next__", &PageReader::next);
+}
+
+}  // namespace husk::python

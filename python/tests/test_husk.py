@@ -1,0 +1,152 @@
+"""husk from Python: the same records, signatures and clusters as the CLI; errors, never crashes."""
+import json
+import os
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+import husk
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("HUSK_BINARY", str(ROOT / "build" / "husk"))
+SHARED = Path(os.environ.get("HUSK_SHARED", ROOT.parent / "shared"))
+AEB = SHARED / "datasets" / "article-extraction-benchmark" / "html"
+NEAR_DUP = SHARED / "datasets" / "near-dup-html-pairs" / "html"
+
+
+def cli(*args):
+    out = subprocess.run([BINARY, *map(str, args)], check=True, capture_output=True).stdout.decode()
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def need(path):
+    if not path.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{path} is missing")
+        pytest.skip(f"{path} is absent")
+
+
+def test_extract_reads_bytes_and_str():
+    page = (ROOT / "fixtures" / "languages" / "fr.html").read_bytes()
+    from_bytes = husk.extract(page)
+    from_str = husk.extract(page.decode("utf-8"))
+    assert from_bytes["text"].startswith("Après trois jours de fortes pluies")
+    assert from_bytes["text"] == from_str["text"]
+    assert from_bytes["language"] == "fr"
+    assert list(from_bytes)[:4] == ["id", "url", "title", "text"]
+
+
+def test_records_equal_the_cli_on_the_benchmark_pages():
+    need(AEB)
+    want = {r["id"]: r for r in cli("extract", "-j2", AEB)}
+    processor = husk.Processor()
+    pages = list(husk.read(str(AEB)))
+    assert len(pages) == len(want) > 100
+    for page in pages:
+        got = processor.process(page["html"], page["url"] or None)
+        expected = dict(want[page["id"]])
+        for key in ("id",):
+            expected.pop(key)
+            got.pop(key)
+        assert got == expected, page["id"]
+
+
+def test_signatures_equal_husk_sign(tmp_path):
+    texts = [{"id": f"t{i}", "text": f"Paragraph {i} tells the story of a harbour library and its readers, "
+                                      f"who waited years for it to open its doors to the town."} for i in range(5)]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(t) + "\n" for t in texts))
+    signed = cli("sign", source)
+    for record, text in zip(signed, texts):
+        assert husk.sign(text["text"]) == record["sig"]
+
+
+def test_clusters_equal_husk_dedup_on_the_near_duplicate_pairs():
+    need(NEAR_DUP)
+    want = cli("dedup", NEAR_DUP)
+    processor = husk.Processor()
+    records = []
+    for page in husk.read(str(NEAR_DUP)):
+        r = processor.process(page["html"], page["url"] or None)
+        if "error" in r:
+            continue
+        records.append({"id": page["id"], "url": r["url"], "title": r["title"], "text": r["text"],
+                        "boilerplate": r["boilerplate"], "language": r["language"]})
+    got = husk.dedup(records)
+    assert len(got) > 10
+    assert got == want
+
+
+def test_process_many_keeps_input_order_and_matches_process():
+    pages = [f"<html><body><p>page number {i} has a paragraph of its own words {i}</p></body></html>"
+             for i in range(40)]
+    processor = husk.Processor(extractor="fulltext")
+    one = [processor.process(p) for p in pages]
+    many = list(processor.process_many(pages, jobs=2, batch=7))
+    assert many == one
+    assert [m["text"] for m in many][3] == "page number 3 has a paragraph of its own words 3"
+
+
+def test_threads_share_one_processor():
+    processor = husk.Processor(extractor="fulltext")
+    results = {}
+
+    def work(n):
+        results[n] = [processor.process(f"<p>thread {n} page {i} words</p>")["text"] for i in range(50)]
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results[2][7] == "thread 2 page 7 words"
+
+
+def test_markdown_metadata_and_options():
+    page = ("<html><head><title>Guide | Site</title><meta name=author content='Ann Lee'></head><body>"
+            "<h1>Guide</h1><h2>Install</h2><pre><code class='language-sh'>make demo</code></pre>"
+            "<p>See <a href='/docs'>the docs</a>.</p></body></html>")
+    r = husk.extract(page, "https://site.example/guide", format="markdown", extractor="fulltext", links=True)
+    assert "## Install" in r["markdown"]
+    assert "```sh\nmake demo\n```" in r["markdown"]
+    assert "[the docs](https://site.example/docs)" in r["markdown"]
+    assert r["author"] == ["Ann Lee"]
+    assert r["title"] == "Guide"
+
+
+def test_dedup_index_in_memory_and_on_disk(tmp_path):
+    text = "the council voted on tuesday to turn the old harbour warehouses into a public library for the town"
+    memory = husk.DedupIndex()
+    assert memory.add("a", text)["duplicate_of"] is None
+    assert memory.add("b", text + " today")["duplicate_of"]["id"] == "a"
+    assert [m["id"] for m in memory.query(text)] == ["a", "b"] or memory.query(text)[0]["id"] in ("a", "b")
+    path = tmp_path / "index"
+    disk = husk.DedupIndex(str(path))
+    disk.add("x", text)
+    del disk
+    again = husk.DedupIndex(str(path))
+    assert len(again) == 1
+    assert again.add("y", text)["duplicate_of"]["id"] == "x"
+
+
+def test_hostile_pages_give_errors_not_crashes():
+    processor = husk.Processor()
+    assert "error" in processor.process(b"")
+    junk = bytes(range(256)) * 1000
+    assert isinstance(processor.process(junk), dict)
+    deep = b"<div>" * 100000 + b"deep text at the bottom"
+    assert "deep text at the bottom" in processor.process(deep)["text"]
+    lists = "".join(f"<ul><li>item {i}" for i in range(20000))
+    assert isinstance(processor.process(lists), dict)
+    with pytest.raises(TypeError):
+        processor.process(12345)
+    with pytest.raises(husk.Error):
+        husk.Processor(format="pdf")
+    with pytest.raises(husk.Error):
+        husk.sign("text", signers=["no-such-signer"])
+    with pytest.raises(husk.Error):
+        list(husk.read("/no/such/file.warc"))
+    with pytest.raises(husk.Error):
+        husk.dedup([{"id": "a", "sig": {"terms": "many"}}])
