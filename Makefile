@@ -65,6 +65,8 @@ bench: build
 	$(BUILD)/tests/bench/husk_bench --corpus $(DATASETS)/wcxb-dev/html \
 	  --benchmark_filter='GumboParseRaw|Extract/auto/jobs:1/' --benchmark_counters_tabular=true
 	$(BUILD)/tests/bench/husk_dedup_bench --benchmark_counters_tabular=true
+	PYTHONPATH=$(BUILD)/python /usr/bin/python3 tests/bench/python_bench.py $(BUILD)/husk \
+	  $(DATASETS)/article-extraction-benchmark/html
 
 # The service under load on loopback: husk serve with a fresh index, the
 # benchmark pages posted (3 times, new URLs each time) over 2 and 16
