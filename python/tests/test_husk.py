@@ -53,6 +53,20 @@ def test_records_equal_the_cli_on_the_benchmark_pages():
         assert got == expected, page["id"]
 
 
+def test_signatures_equal_husk_sign_on_the_benchmark_pages(tmp_path):
+    need(AEB)
+    extracted = tmp_path / "pages.jsonl"
+    subprocess.run([BINARY, "extract", "-j2", str(AEB), "-o", str(extracted)], check=True, capture_output=True)
+    want = {r["id"]: r["sig"] for r in cli("sign", extracted)}
+    processor = husk.Processor(sign=True)
+    checked = 0
+    for page in husk.read(str(AEB)):
+        got = processor.process(page["html"], page["url"] or None)
+        assert got.get("sig") == want[page["id"]], page["id"]
+        checked += 1
+    assert checked == len(want)
+
+
 def test_signatures_equal_husk_sign(tmp_path):
     texts = [{"id": f"t{i}", "text": f"Paragraph {i} tells the story of a harbour library and its readers, "
                                       f"who waited years for it to open its doors to the town."} for i in range(5)]
@@ -129,6 +143,41 @@ def test_dedup_index_in_memory_and_on_disk(tmp_path):
     again = husk.DedupIndex(str(path))
     assert len(again) == 1
     assert again.add("y", text)["duplicate_of"]["id"] == "x"
+
+
+def test_the_hostile_inputs_of_the_cli_come_back_as_page_errors(tmp_path):
+    import gzip
+    import random
+    rng = random.Random(42)
+    good = "<html><body><article><p>" + " ".join(f"good{i}" for i in range(50)) + "</p></article></body></html>"
+    (tmp_path / "good.html").write_text(good)
+    (tmp_path / "b01-empty.html").write_bytes(b"")
+    (tmp_path / "b02-junk.html").write_bytes(bytes(rng.randrange(256) for _ in range(200000)))
+    (tmp_path / "b03-truncated.html.gz").write_bytes(gzip.compress(good.encode())[:40])
+    (tmp_path / "b04-deep.html").write_bytes(b"<div>" * 100000 + b"deep bottom text")
+    big = b"<html><body>" + b"<div class=row><p>filler words in a very large page</p></div>\n" * 800000
+    (tmp_path / "b05-50mb.html").write_bytes(big)
+    (tmp_path / "b06-textnode.html").write_bytes(b"<html><body><p>" + b"a" * (10 << 20) + b"</p></body></html>")
+    (tmp_path / "b07-bad-utf8.html").write_bytes(b"<meta charset=utf-8><p>valid \xF0\x28\x8C\x28 then \xC0\xAF more</p>")
+    (tmp_path / "b08-unknown-charset.html").write_bytes(b'<meta charset="klingon-8"><p>text under an unknown label</p>')
+    (tmp_path / "b09-truncated.warc").write_bytes(
+        b"WARC/1.0\r\nWARC-Type: response\r\nContent-Type: application/http\r\nContent-Length: 9999\r\n\r\nHTTP/1.1 200")
+    processor = husk.Processor()
+    by_id = {}
+    for page in husk.read(str(tmp_path)):
+        if page["error"]:
+            by_id[page["id"]] = {"error": page["error"]}
+            continue
+        by_id[page["id"]] = processor.process(page["html"], page["url"] or None)
+    assert "good49" in by_id["good.html"]["text"]
+    assert "error" in by_id["b01-empty.html"]
+    assert "truncated gzip" in by_id["b03-truncated.html.gz"]["error"]
+    assert "deep bottom text" in by_id["b04-deep.html"]["text"]
+    assert "valid \ufffd" in by_id["b07-bad-utf8.html"]["text"]
+    assert "unknown label" in by_id["b08-unknown-charset.html"]["text"]
+    assert any("truncated WARC" in r.get("error", "") for i, r in by_id.items() if "b09" in i)
+    for name in ("b02-junk.html", "b05-50mb.html", "b06-textnode.html"):
+        assert name in by_id
 
 
 def test_hostile_pages_give_errors_not_crashes():
