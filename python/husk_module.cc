@@ -293,17 +293,19 @@ class PyIndex {
     if (!temporary_.empty()) std::filesystem::remove_all(temporary_, ec);
   }
 
-  // Indexes a clean text under an id: its cluster, and the page it
+  // Indexes a page under an id, given as its clean text or as its
+  // signatures (a "sig" dict): its cluster, and the page it
   // near-duplicates when it joined one.
-  py::dict add(const std::string& id, const std::string& text, const std::string& url) {
+  py::dict add(const std::string& id, const py::object& text_or_signatures, const std::string& url) {
     PageResult page;
     page.id = id;
     page.url = url;
-    page.text = text;
+    std::optional<Signatures> given = signatures_of(text_or_signatures);
+    if (!given) page.text = text_or_signatures.cast<std::string>();
     Result<Verdict> verdict = Status(Code::kInternal, "not indexed");
     {
       py::gil_scoped_release release;
-      Signatures s = signer_->sign(text);
+      Signatures s = given ? std::move(*given) : signer_->sign(page.text);
       if (s.terms > 0) page.signatures = std::move(s);
       std::vector<Result<Verdict>> verdicts = index_->add({&page});
       verdict = std::move(verdicts.at(0));
@@ -323,12 +325,14 @@ class PyIndex {
     return out;
   }
 
-  // The indexed pages that near-duplicate a text, best first.
-  py::list query(const std::string& text) const {
+  // The indexed pages that near-duplicate a text (or signatures), best first.
+  py::list query(const py::object& text_or_signatures) const {
+    std::optional<Signatures> given = signatures_of(text_or_signatures);
+    std::string text = given ? std::string() : text_or_signatures.cast<std::string>();
     std::vector<Match> matches;
     {
       py::gil_scoped_release release;
-      matches = index_->similar(signer_->sign(text));
+      matches = index_->similar(given ? *given : signer_->sign(text));
     }
     py::list out;
     for (const Match& m : matches) {
@@ -344,6 +348,17 @@ class PyIndex {
   std::size_t size() const { return index_->stats().pages; }
 
  private:
+  // Signatures given as a "sig" dict, or nothing for a text.
+  static std::optional<Signatures> signatures_of(const py::object& value) {
+    if (!py::isinstance<py::dict>(value)) {
+      if (!py::isinstance<py::str>(value)) throw py::type_error("expected a text (str) or signatures (dict)");
+      return std::nullopt;
+    }
+    Result<Signatures> sig = parse_signatures(py::module_::import("json").attr("dumps")(value).cast<std::string>());
+    if (!sig.ok()) raise(sig.status());
+    return std::move(*sig);
+  }
+
   std::filesystem::path temporary_;
   std::unique_ptr<Index> index_;
   std::unique_ptr<Processor> signer_;
@@ -455,8 +470,8 @@ PYBIND11_MODULE(_husk, m) {
   py::class_<PyIndex>(m, "DedupIndex")
       .def(py::init<const py::object&, double, uint32_t>(), py::arg("path") = py::none(), py::arg("threshold") = 0.5,
            py::arg("simhash_k") = 3)
-      .def("add", &PyIndex::add, py::arg("id"), py::arg("text"), py::arg("url") = std::string())
-      .def("query", &PyIndex::query, py::arg("text"))
+      .def("add", &PyIndex::add, py::arg("id"), py::arg("text_or_signatures"), py::arg("url") = std::string())
+      .def("query", &PyIndex::query, py::arg("text_or_signatures"))
       .def("__len__", &PyIndex::size);
 
   py::class_<PageReader>(m, "PageReader")

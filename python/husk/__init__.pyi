@@ -54,10 +54,13 @@ def dedup(records: List[dict], method: str = "minhash", threshold: float = 0.5, 
 class DedupIndex:
     """The near-duplicate index of `husk serve`: persistent (LMDB) at `path`, or in a temporary directory."""
     def __init__(self, path: Optional[str] = None, threshold: float = 0.5, simhash_k: int = 3) -> None: ...
-    def add(self, id: str, text: str, url: str = "") -> dict:
-        """Indexes a clean text: {"cluster": id, "duplicate_of": {"id", "url", "measure"} or None}."""
-    def query(self, text: str) -> List[dict]:
-        """Indexed pages that near-duplicate a text, best first: [{"id", "url", "measure"}]."""
+    def add(self, id: str, text_or_signatures: Union[str, dict], url: str = "") -> dict:
+        """Indexes a page by its clean text or its signatures (a "sig" dict from husk.sign / husk sign).
+
+        Returns {"cluster": id, "duplicate_of": {"id", "url", "measure"} or None}.
+        """
+    def query(self, text_or_signatures: Union[str, dict]) -> List[dict]:
+        """Indexed pages that near-duplicate a text or signatures, best first: [{"id", "url", "measure"}]."""
     def __len__(self) -> int: ...
 
 class PageReader:
