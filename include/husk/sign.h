@@ -88,6 +88,10 @@ Result<CollectionStats> load_collection_stats(const std::string& path);
 
 // The signatures of one document. A signer that was not run, or that has
 // nothing to sign (no sentence, no lexicon term), leaves its field empty.
+// The most super-shingles a signature read from JSON may hold (the signer
+// writes supershingle_groups, 6 by default).
+constexpr std::size_t kMaxSupershingles = 64;
+
 struct Signatures {
   uint32_t terms = 0;                     // normalised terms (document length)
   std::string md5;                        // 32 hex digits of MD5(terms joined by spaces)
@@ -100,7 +104,7 @@ struct Signatures {
   std::optional<uint64_t> simhash_hyperplane;
   std::vector<uint32_t> minhash;          // N minima (32-bit)
   std::vector<uint64_t> minhash_bands;    // b band keys
-  std::vector<uint64_t> supershingles;    // 6 super-shingles
+  std::vector<uint64_t> supershingles;    // 6 super-shingles (at most kMaxSupershingles read from JSON)
   std::vector<uint32_t> spotsigs;         // the spot set: sorted distinct 32-bit hashes
 };
 

@@ -50,8 +50,8 @@ Result<std::string> dechunk(std::string_view body) {
 }
 
 // Inflates body with zlib's window_bits convention; false unless the stream
-// ends cleanly.
-bool inflate_with(int window_bits, std::string_view body, std::string& out) {
+// ends cleanly. Stops (false, `over` set) once the output passes `limit`.
+bool inflate_with(int window_bits, std::string_view body, std::string& out, std::size_t limit, bool& over) {
   z_stream zs{};
   if (inflateInit2(&zs, window_bits) != Z_OK) return false;
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
@@ -64,17 +64,24 @@ bool inflate_with(int window_bits, std::string_view body, std::string& out) {
     rc = inflate(&zs, Z_NO_FLUSH);
     out.append(buf, sizeof(buf) - zs.avail_out);
     if (rc == Z_BUF_ERROR && zs.avail_in == 0) break;
+    if (out.size() > limit) {
+      over = true;
+      break;
+    }
   }
   inflateEnd(&zs);
   return rc == Z_STREAM_END;
 }
 
-Result<std::string> inflate_body(std::string_view body, bool raw_deflate_fallback) {
+Result<std::string> inflate_body(std::string_view body, bool raw_deflate_fallback, std::size_t limit) {
   std::string out;
+  bool over = false;
   // 15 + 32: zlib or gzip header, detected automatically.
-  if (inflate_with(15 + 32, body, out)) return out;
+  if (inflate_with(15 + 32, body, out, limit, over)) return out;
   // "deflate" bodies are sometimes raw DEFLATE without the zlib header.
-  if (raw_deflate_fallback && out.empty() && inflate_with(-15, body, out)) return out;
+  if (!over && raw_deflate_fallback && out.empty() && inflate_with(-15, body, out, limit, over)) return out;
+  if (over)
+    return Status(Code::kLimit, "compressed body inflates beyond the page limit of " + std::to_string(limit) + " bytes");
   return Status(Code::kCorrupt, "truncated or invalid compressed body");
 }
 
@@ -86,7 +93,8 @@ bool is_html_content_type(std::string_view content_type) {
          ct.find("application/xhtml") != std::string::npos;
 }
 
-Result<HttpResponse> parse_http_response(std::string_view message, std::size_t max_header_bytes) {
+Result<HttpResponse> parse_http_response(std::string_view message, std::size_t max_header_bytes,
+                                         std::size_t max_body_bytes) {
   std::size_t header_end = message.find("\r\n\r\n");
   std::size_t body_start = header_end == std::string_view::npos ? 0 : header_end + 4;
   if (header_end == std::string_view::npos) {
@@ -127,7 +135,7 @@ Result<HttpResponse> parse_http_response(std::string_view message, std::size_t m
   }
   std::string encoding = ascii_lower(headers.get("content-encoding"));
   if (encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate") {
-    auto plain = inflate_body(body, encoding == "deflate");
+    auto plain = inflate_body(body, encoding == "deflate", max_body_bytes);
     if (!plain.ok()) return plain.status();
     body = std::move(*plain);
   } else if (!encoding.empty() && encoding != "identity") {
@@ -228,7 +236,7 @@ bool read_warc(GzReader& reader, const std::string& source, const IngestOptions&
       sink(std::move(page));
       return true;
     }
-    auto http = parse_http_response(block, options.max_header_bytes);
+    auto http = parse_http_response(block, options.max_header_bytes, options.max_page_bytes);
     if (!http.ok()) {
       page.status = http.status();
     } else {

@@ -1,6 +1,7 @@
 // WARC 1.0/1.1 reading (ISO 28500): the `response` records that carry HTML.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -18,9 +19,11 @@ struct HttpResponse {
 };
 
 // Parses an HTTP/1.x response message as stored in a WARC response block.
-// Transfer-Encoding: chunked and Content-Encoding: gzip/deflate are undone.
-Result<HttpResponse> parse_http_response(std::string_view message,
-                                         std::size_t max_header_bytes);
+// Transfer-Encoding: chunked and Content-Encoding: gzip/deflate are undone;
+// a body that inflates beyond max_body_bytes is an error (a gzip bomb: a
+// megabyte can inflate to gigabytes), found before more is inflated.
+Result<HttpResponse> parse_http_response(std::string_view message, std::size_t max_header_bytes,
+                                         std::size_t max_body_bytes = SIZE_MAX);
 
 // True when a Content-Type names HTML (text/html, application/xhtml+xml).
 bool is_html_content_type(std::string_view content_type);

@@ -154,6 +154,12 @@ Result<Signatures> signatures_from_json(const nlohmann::json& j) {
   if (!list("spotsigs", s.spotsigs)) return bad("spotsigs");
   if (!list("minhash_bands", s.minhash_bands)) return bad("minhash_bands");
   if (!list("supershingles", s.supershingles)) return bad("supershingles");
+  // Duplicates are keyed by every pair of a page's super-shingles
+  // (src/dedup/find_pairs.cc): the signer writes six, and a list of
+  // thousands would make that step quadratic.
+  if (s.supershingles.size() > kMaxSupershingles)
+    return Status(Code::kLimit, "sig.supershingles holds " + std::to_string(s.supershingles.size()) +
+                                    " values; at most " + std::to_string(kMaxSupershingles) + " are read");
   if (auto it = j.find("lexrand"); it != j.end()) {
     if (!it->is_array()) return bad("lexrand");
     for (const auto& item : *it) {

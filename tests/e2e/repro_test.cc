@@ -1,6 +1,7 @@
 // Inputs that once aborted husk (../shared/repro/cli), each through the
 // command that aborted on it: now a clear error naming the file, line and
 // field, and exit 1 (or a per-record error with the other records intact).
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "unit/test_util.h"
@@ -34,6 +35,8 @@ const ReproCase kCases[] = {
      {"idf-documents-overflow.idf:2:", "documents"}},
     {"eval_extract_id_number", "eval extract --gold REPRO/eval-extract-gold.json REPRO/eval-extract-id-number.jsonl", 1,
      {"eval-extract-id-number.jsonl:1:", "\"id\" must be a string"}},
+    {"dedup_supershingles_20000", "dedup --method supershingles REPRO/dedup-supershingles20000.jsonl", 1,
+     {"dedup-supershingles20000.jsonl:1:", "sig.supershingles holds 20000 values; at most 64 are read"}},
     {"eval_dedup_variant_number",
      "eval dedup --gold REPRO/eval-dedup-gold-variant-number.jsonl REPRO/eval-dedup-clusters.jsonl", 1,
      {"eval-dedup-gold-variant-number.jsonl:1:", "\"variant\" must be a string"}},
@@ -54,6 +57,24 @@ TEST_P(Repro, ClearErrorAndExitOne) {
 
 INSTANTIATE_TEST_SUITE_P(Cli, Repro, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<ReproCase>& info) { return std::string(info.param.name); });
+
+// A gzip-encoded WARC record that inflates to 1 GiB: reported as that
+// record's error within the page limit (64 MiB), in well under a second,
+// its neighbours extracted.
+TEST(Repro, WarcGzipBombIsARecordErrorAndItsNeighboursStay) {
+  std::string dir = test::repro("cli");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  auto start = std::chrono::steady_clock::now();
+  test::CommandResult r = test::run_husk("extract " + dir + "/warc_bomb1g.warc 2>/dev/null");
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_LT(secs, 5.0);
+  std::vector<std::string> records = test::lines(r.out);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_NE(records[0].find("Harbour warehouses"), std::string::npos);
+  EXPECT_NE(records[1].find("inflates beyond the page limit"), std::string::npos) << records[1];
+  EXPECT_NE(records[2].find("Harbour warehouses"), std::string::npos);
+}
 
 TEST(Repro, HookAnswersABadLineAndGoesOn) {
   std::string dir = test::repro("cli");
