@@ -210,6 +210,10 @@ class Prescanner {
     if (dropped_many_ > 0)
       result.warnings.push_back(std::to_string(dropped_many_) + " tags beyond " +
                                 std::to_string(options_.max_elements) + " elements flattened");
+    if (dropped_attributes_ > 0)
+      result.warnings.push_back(std::to_string(dropped_attributes_) + " attributes beyond " +
+                                std::to_string(options_.max_attributes) + " per element or " +
+                                std::to_string(options_.max_page_attributes) + " per page dropped");
     return result;
   }
 
@@ -268,7 +272,12 @@ class Prescanner {
   // `link`: the tag is <a>, whose href segmentation reads only as "on this
   // page" (#...) or not: the URL itself goes, a fifth of what the prescan
   // leaves on the article-extraction-benchmark pages.
+  // With trim_markup off, every attribute stays but those beyond the
+  // limits: the parser checks each new attribute against the element's
+  // others, so their number must stay bounded.
   void trim_attributes(std::size_t i, std::size_t attrs, std::size_t gt, bool link) {
+    const bool trim = options_.trim_markup;
+    std::size_t kept = 0;
     const std::size_t end = gt;
     attrs_.clear();
     bool changed = false, seen_style = false;
@@ -300,18 +309,25 @@ class Prescanner {
       // The parser keeps the first of repeated attributes, so a second
       // style never counts, and must not once the first is gone.
       const bool is_style = iequals(name, "style");
-      if (!is_read_attribute(name, options_.keep_urls) || (is_style && seen_style)) {
+      if (kept >= options_.max_attributes || page_attributes_ >= options_.max_page_attributes) {
         changed = true;
-      } else if (is_style && !may_hide(value)) {
+        ++dropped_attributes_;
+      } else if (trim && (!is_read_attribute(name, options_.keep_urls) || (is_style && seen_style))) {
+        changed = true;
+      } else if (trim && is_style && !may_hide(value)) {
         seen_style = true;
         changed = true;
-      } else if (link && !options_.keep_urls && value.size() > 1 && iequals(name, "href")) {
+      } else if (trim && link && !options_.keep_urls && value.size() > 1 && iequals(name, "href")) {
         changed = true;
         attrs_.append(value[0] == '#' ? " href=\"#\"" : " href");
+        ++kept;
+        ++page_attributes_;
       } else {
         seen_style |= is_style;
         attrs_.push_back(' ');
         attrs_.append(in_.substr(name_start, p - name_start));
+        ++kept;
+        ++page_attributes_;
       }
     }
     if (!changed) return;
@@ -426,7 +442,7 @@ class Prescanner {
         drop(i, after);
         return after;
       }
-      if (options_.trim_markup && gt < n) trim_attributes(i, i + 1 + name.size(), gt, code == code_of("a"));
+      if (gt < n) trim_attributes(i, i + 1 + name.size(), gt, code == code_of("a"));
       return after;
     }
     if (closes_sibling(code)) {
@@ -451,7 +467,7 @@ class Prescanner {
     }
     stack_.push_back(code);
     verbatim_open_ += keeps_white_space(code);
-    if (options_.trim_markup && gt < n) trim_attributes(i, i + 1 + name.size(), gt, code == code_of("a"));
+    if (gt < n) trim_attributes(i, i + 1 + name.size(), gt, code == code_of("a"));
     return after;
   }
 
@@ -463,6 +479,8 @@ class Prescanner {
   std::size_t elements_ = 0;
   std::size_t dropped_deep_ = 0;
   std::size_t dropped_many_ = 0;
+  std::size_t dropped_attributes_ = 0;
+  std::size_t page_attributes_ = 0;
   std::size_t verbatim_open_ = 0;                       // open elements whose white space is content
   std::string attrs_;                                   // a start tag's attributes as rewritten
   std::vector<std::string> json_ld_;

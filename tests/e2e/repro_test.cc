@@ -76,6 +76,30 @@ TEST(Repro, WarcGzipBombIsARecordErrorAndItsNeighboursStay) {
   EXPECT_NE(records[2].find("Harbour warehouses"), std::string::npos);
 }
 
+// One element with 100,000 attributes (the reproducer), and one with
+// 1,000,000 under site rules, which keep every attribute for their XPaths:
+// bounded by the prescan's attribute limit, each page takes well under a
+// second and says what it dropped.
+TEST(Repro, AnElementWithAMillionAttributesIsBounded) {
+  std::string dir = test::repro("cli");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  test::TempDir tmp;
+  std::string million = "<html><body><div";
+  for (int i = 0; i < 1000000; ++i) million += " a" + std::to_string(i) + "=x";
+  million += ">text after the attributes</div></body></html>";
+  test::write_file(tmp.file("million.html"), million);
+  auto start = std::chrono::steady_clock::now();
+  test::CommandResult a = test::run_husk("extract " + dir + "/attrs100000.html 2>/dev/null");
+  test::CommandResult b = test::run_husk("extract --extractor fulltext --sites " + std::string(HUSK_SOURCE_DIR) +
+                                         "/config/sites " + tmp.file("million.html") + " 2>/dev/null");
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(secs, 5.0);
+  EXPECT_NE(a.out.find("The council voted on Tuesday"), std::string::npos);
+  auto j = nlohmann::json::parse(b.out);
+  EXPECT_EQ(j["text"], "text after the attributes");
+  EXPECT_NE(j["warnings"].dump().find("999744 attributes beyond 256 per element"), std::string::npos) << j.dump();
+}
+
 TEST(Repro, HookAnswersABadLineAndGoesOn) {
   std::string dir = test::repro("cli");
   if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
