@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <charconv>
@@ -130,19 +131,48 @@ int run_serve(const ServeArgs& args) {
   server.set_tcp_nodelay(true);  // small answers must not wait for delayed ACKs (40 ms)
   server.set_read_timeout(args.read_timeout_s, 0);
   server.set_write_timeout(args.read_timeout_s, 0);
+  auto too_large = [&](httplib::Response& res) {
+    res.status = 413;
+    res.set_content(nlohmann::json({{"error", "body over the limit of " + std::to_string(args.max_body) + " bytes"}}).dump(),
+                    "application/json");
+    service.count_error("too_large");
+  };
   auto handler = [&](const httplib::Request& req, httplib::Response& res) {
     ServiceResponse r = service.handle(request_of(req));
     res.status = r.status;
     res.set_content(r.body, r.content_type);
   };
+  // Bodies are read here, so that --max-body cuts a chunked body too (the
+  // HTTP library checks the limit against Content-Length only): past the
+  // limit the read stops, the connection closes, the answer is 413.
+  auto post = [&](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& content) {
+    ServiceRequest request = request_of(req);
+    bool over = req.has_header("Content-Length") &&
+                std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) > args.max_body;
+    const bool read = !over && content([&](const char* data, std::size_t length) {
+      if (request.body.size() + length > args.max_body) {
+        over = true;
+        return false;
+      }
+      request.body.append(data, length);
+      return true;
+    });
+    if (over) return too_large(res);
+    if (!read) {
+      res.status = 400;
+      res.set_content(nlohmann::json({{"error", "the request body could not be read whole"}}).dump(), "application/json");
+      return;
+    }
+    ServiceResponse r = service.handle(request);
+    res.status = r.status;
+    res.set_content(r.body, r.content_type);
+  };
   server.Get(".*", handler);
-  server.Post(".*", handler);
+  server.Post(".*", post);
   server.Delete(".*", handler);
   server.set_error_handler([&](const httplib::Request&, httplib::Response& res) {
-    if (res.status == 413) {
-      res.set_content(nlohmann::json({{"error", "body over the limit of " + std::to_string(args.max_body) + " bytes"}}).dump(),
-                      "application/json");
-      service.count_error("too_large");
+    if (res.status == 413 && res.body.empty()) {
+      too_large(res);
     } else if (res.body.empty()) {
       res.set_content(nlohmann::json({{"error", "HTTP " + std::to_string(res.status)}}).dump(), "application/json");
     }
@@ -153,6 +183,9 @@ int run_serve(const ServeArgs& args) {
   sa.sa_handler = on_signal;
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
+  // A client that goes away mid-answer is that connection's error, not
+  // the service's end.
+  signal(SIGPIPE, SIG_IGN);
   if (!server.bind_to_port(host, port)) return fail("serve", "cannot listen on " + args.listen, 1);
   std::fprintf(stderr, "husk serve: listening on %s, index %s\n", args.listen.c_str(), args.db.c_str());
   server.listen_after_bind();

@@ -157,6 +157,9 @@ TEST(Service, PagesClustersAndMetrics) {
 }
 
 TEST(Service, BadInputGetsJsonErrorsAndIndexesNothing) {
+  // The service answers an over-long body with 413 without reading it and
+  // closes: this client may still be writing into the closed socket.
+  signal(SIGPIPE, SIG_IGN);
   test::TempDir dir;
   Server s(dir.file("db"), {"--read-timeout", "1", "--max-body", "8000000"});
   ASSERT_TRUE(s.up());
@@ -168,7 +171,25 @@ TEST(Service, BadInputGetsJsonErrorsAndIndexesNothing) {
     EXPECT_TRUE(!j.is_discarded() && j.contains("error")) << what << ": " << r->body;
   };
   expect_error(c.Post("/v1/pages", "", "text/html"), 400, "empty body");
-  expect_error(c.Post("/v1/pages", std::string(100u << 20, 'a'), "text/html"), 413, "100 MB body");
+  {
+    auto r = c.Post("/v1/pages", std::string(100u << 20, 'a'), "text/html");
+    EXPECT_TRUE(!r || r->status == 413) << "100 MB body: " << (r ? r->body.substr(0, 200) : std::string());
+  }
+  // A chunked body (no Content-Length) is cut at --max-body too: the
+  // read stops, the answer is 413 or the connection closes.
+  {
+    const std::string block(1u << 20, 'y');
+    int sent = 0;
+    auto r = c.Post(
+        "/v1/pages",
+        [&](std::size_t, httplib::DataSink& sink) {
+          if (sent++ < 20) return sink.write(block.data(), block.size());
+          sink.done();
+          return true;
+        },
+        "text/html");
+    EXPECT_TRUE(!r || r->status == 413) << (r ? r->body.substr(0, 200) : std::string());
+  }
   std::mt19937 rng(1);
   std::string junk(5000, '\0');
   for (char& ch : junk) ch = static_cast<char>(rng());
