@@ -150,6 +150,7 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
   result.extractor = std::string(cascade_->local->name());  // until the cascade says which ran
   result.input_bytes = page.bytes.size();
   d.content_language = page.content_language;
+  result.http_status = page.http_status;
   if (!page.status.ok()) {
     result.status = page.status;
     return d;
@@ -292,7 +293,10 @@ std::string page_id(std::string_view url, std::string_view bytes) {
 }
 
 std::string to_jsonl(const PageResult& r) {
-  nlohmann::ordered_json j = {{"id", r.id}, {"url", r.url}, {"title", r.title}, {"text", r.text}};
+  nlohmann::ordered_json j = {{"id", r.id}, {"url", r.url}};
+  j["status"] = r.http_status != 0 ? nlohmann::ordered_json(r.http_status) : nlohmann::ordered_json();
+  j["title"] = r.title;
+  j["text"] = r.text;
   if (!r.markdown.empty()) j["markdown"] = r.markdown;
   if (!r.html.empty()) j["html"] = r.html;
   if (!r.comments.empty()) j["comments"] = r.comments;

@@ -31,6 +31,7 @@ struct RawPage {
   std::string bytes;         // the page as fetched, any charset
   std::string content_type;  // HTTP Content-Type when known; its charset outranks <meta>
   std::string content_language;  // HTTP Content-Language when known: a hint for language identification
+  int http_status = 0;       // the HTTP status of a WARC response record; 0 for other inputs
   bool is_unicode = false;   // bytes are already UTF-8 text (JSONL strings): no charset step
   Status status;             // not ok when the record could not be read whole
 };
@@ -48,11 +49,15 @@ struct IngestOptions {
   std::size_t max_page_bytes = 64u << 20;
   // WARC and HTTP header blocks longer than this are treated as corrupt.
   std::size_t max_header_bytes = 1u << 20;
+  // WARC responses whose HTTP status is not 2xx (a 404 page, a redirect,
+  // robots.txt's "not found") are skipped unless this is set: they are not
+  // the page the URL names.
+  bool all_statuses = false;
 };
 
 struct IngestStats {
   std::size_t pages = 0;             // RawPages handed to the sink (read or failed)
-  std::size_t skipped = 0;           // WARC records that are not HTML responses
+  std::size_t skipped = 0;           // WARC records that are not HTML responses (or not 2xx)
   std::vector<Status> input_errors;  // inputs that could not be opened or walked
 };
 

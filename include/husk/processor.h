@@ -70,6 +70,7 @@ struct PageResult {
   std::string id;
   std::string url;
   std::string source;     // where the page was read (file path), not written out
+  int http_status = 0;    // the HTTP status of a WARC record; 0 when the page came otherwise
   std::string title;      // the headline (metadata.title)
   std::string text;       // the clean text: paragraphs separated by blank lines
   std::string markdown;   // with ProcessorOptions::markdown
@@ -135,7 +136,8 @@ class Processor {
 // bytes without one, so the same page posted again gets the same id.
 std::string page_id(std::string_view url, std::string_view bytes);
 
-// The `husk extract` JSONL record of a page: id, url, title, text,
+// The `husk extract` JSONL record of a page: id, url, status (the HTTP
+// status of a WARC record, else null), title, text,
 // markdown / html / comments when asked, extractor, boilerplate (share of
 // visible words removed, 4 decimals), page_type, the metadata (author,
 // date_published, date_modified, sitename, description, language,

@@ -32,6 +32,7 @@ struct ExtractArgs {
   std::string languages;
   bool precision = false;
   bool recall = false;
+  bool all_statuses = false;
 };
 
 // The languages --languages keeps ("en,de"), as primary subtags.
@@ -191,6 +192,7 @@ int run_extract(const ExtractArgs& args) {
   };
   IngestOptions ingest_options;
   ingest_options.max_page_bytes = args.max_page_bytes;
+  ingest_options.all_statuses = args.all_statuses;
   IngestStats stats;
   if (args.extractor == "template") {
     stats = extract_with_templates(args, *processor, *store, ingest_options, emit, trace);
@@ -229,7 +231,8 @@ Command add_extract_command(CLI::App& app) {
       "Extract the main text of pages.\n"
       "INPUT: .html/.htm files (optionally .gz), directories (recursive),\n"
       ".warc/.warc.gz, .jsonl with url+html, or - for stdin.\n"
-      "Output (--format jsonl): one JSON object per page: id, url, title,\n"
+      "Output (--format jsonl): one JSON object per page: id, url, status\n"
+      "(a WARC record's HTTP status), title,\n"
       "text, markdown/html/comments when asked, extractor, boilerplate,\n"
       "page_type, author, date_published, date_modified, sitename,\n"
       "description, language, language_confidence, canonical_url, image,\n"
@@ -272,6 +275,8 @@ Command add_extract_command(CLI::App& app) {
   cmd->add_option("--min-group", args->min_group_pages, "template: pages a site group needs to learn from")
       ->capture_default_str();
   cmd->add_option("--dump-features", args->dump_features, "Write every block's features and label as JSONL to FILE");
+  cmd->add_flag("--all-statuses", args->all_statuses,
+                "WARC: also extract responses whose HTTP status is not 2xx (404 pages, redirects)");
   cmd->add_option("--max-page-bytes", args->max_page_bytes, "Pages larger than this are reported as errors")
       ->capture_default_str();
   return {cmd, [args] { return run_extract(*args); }};

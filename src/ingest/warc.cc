@@ -194,6 +194,10 @@ bool read_warc(GzReader& reader, const std::string& source, const IngestOptions&
     RawPage page;
     page.id = record_id.empty() ? source + "#" + std::to_string(record_no) : record_id;
     page.url = headers.get("warc-target-uri");
+    // WARC 1.0 wrote the URI in angle brackets, and wget still does:
+    // "<http://example.org/>".
+    if (page.url.size() >= 2 && page.url.front() == '<' && page.url.back() == '>')
+      page.url = page.url.substr(1, page.url.size() - 2);
     page.source = where;
     if (ec != std::errc() || length_text.empty()) {
       page.status = Status(Code::kCorrupt, "WARC record without a valid Content-Length");
@@ -240,10 +244,12 @@ bool read_warc(GzReader& reader, const std::string& source, const IngestOptions&
     if (!http.ok()) {
       page.status = http.status();
     } else {
-      if (!is_html_content_type(http->content_type)) {
+      const bool success = http->status_code >= 200 && http->status_code < 300;
+      if (!is_html_content_type(http->content_type) || (!success && !options.all_statuses)) {
         ++stats.skipped;
         continue;
       }
+      page.http_status = http->status_code;
       page.content_type = std::move(http->content_type);
       page.content_language = std::move(http->content_language);
       page.bytes = std::move(http->body);

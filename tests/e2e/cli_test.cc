@@ -31,7 +31,7 @@ TEST(Cli, ExtractWritesOneJsonObjectPerPageInInputOrderForAnyJobs) {
     auto j = nlohmann::ordered_json::parse(records[static_cast<std::size_t>(i)]);
     std::vector<std::string> keys;
     for (auto& [k, v] : j.items()) keys.push_back(k);
-    EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "title", "text", "extractor", "boilerplate", "page_type",
+    EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "status", "title", "text", "extractor", "boilerplate", "page_type",
                                               "author", "date_published", "date_modified", "sitename", "description",
                                               "language", "language_confidence", "canonical_url", "image", "tags",
                                               "categories", "license"}));
@@ -152,6 +152,30 @@ TEST(Cli, MarkdownAndHtmlFormatsNameEachPage) {
   auto j = nlohmann::json::parse(run_husk("extract --with-markdown --with-html " + dir.file("a.html") + " 2>/dev/null").out);
   EXPECT_TRUE(j.contains("markdown"));
   EXPECT_TRUE(j.contains("html"));
+}
+
+// WARC as wget writes it: the target URI in angle brackets, a 404 among
+// the responses; the 404 is skipped unless --all-statuses, every record
+// carries its HTTP status.
+TEST(Cli, WarcAsCrawlersWriteIt) {
+  TempDir dir;
+  auto record = [](const std::string& uri, int status, const std::string& body) {
+    std::string http = "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Type: text/html\r\n\r\n" + body;
+    return "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: <" + uri + ">\r\nWARC-Record-ID: <urn:uuid:" +
+           std::to_string(status) + ">\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: " +
+           std::to_string(http.size()) + "\r\n\r\n" + http + "\r\n\r\n";
+  };
+  write_file(dir.file("crawl.warc"), record("http://site.example/page", 200, "<p>the page itself with its words</p>") +
+                                         record("http://site.example/robots.txt", 404, "<p>Not Found</p>"));
+  std::vector<std::string> plain = test::lines(run_husk("extract " + dir.file("crawl.warc") + " 2>/dev/null").out);
+  ASSERT_EQ(plain.size(), 1u);
+  auto j = nlohmann::json::parse(plain[0]);
+  EXPECT_EQ(j["url"], "http://site.example/page");
+  EXPECT_EQ(j["status"], 200);
+  std::vector<std::string> all =
+      test::lines(run_husk("extract --all-statuses " + dir.file("crawl.warc") + " 2>/dev/null").out);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(nlohmann::json::parse(all[1])["status"], 404);
 }
 
 }  // namespace
