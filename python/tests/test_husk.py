@@ -35,7 +35,7 @@ def test_extract_reads_bytes_and_str():
     assert from_bytes["text"].startswith("Après trois jours de fortes pluies")
     assert from_bytes["text"] == from_str["text"]
     assert from_bytes["language"] == "fr"
-    assert list(from_bytes)[:4] == ["id", "url", "title", "text"]
+    assert list(from_bytes)[:5] == ["id", "url", "status", "title", "text"]
 
 
 def test_records_equal_the_cli_on_the_benchmark_pages():
