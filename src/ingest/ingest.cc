@@ -61,23 +61,36 @@ class Ingester {
   IngestStats& stats() { return stats_; }
 
  private:
+  // Walks a directory tree (symbolic links to directories are not
+  // followed). A subdirectory that cannot be read is reported as an input
+  // error and the walk goes on with the rest.
   bool directory(const std::string& root) {
     std::vector<std::pair<std::string, fs::path>> files;
-    std::error_code ec;
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-    if (ec) {
-      stats_.input_errors.emplace_back(Code::kIo, root + ": " + ec.message());
-      return true;
-    }
-    for (; it != end; it.increment(ec)) {
+    std::vector<fs::path> pending{fs::path(root)};
+    while (!pending.empty()) {
+      fs::path dir = std::move(pending.back());
+      pending.pop_back();
+      std::error_code ec;
+      fs::directory_iterator it(dir, ec), end;
       if (ec) {
-        stats_.input_errors.emplace_back(Code::kIo, root + ": " + ec.message());
-        break;
+        stats_.input_errors.emplace_back(Code::kIo, dir.string() + ": " + ec.message());
+        continue;
       }
-      if (!it->is_regular_file(ec)) continue;
-      std::string name = it->path().filename().string();
-      if (format_from_name(name) == Format::kOther) continue;
-      files.emplace_back(fs::relative(it->path(), root, ec).generic_string(), it->path());
+      for (; it != end; it.increment(ec)) {
+        if (ec) {
+          stats_.input_errors.emplace_back(Code::kIo, dir.string() + ": " + ec.message());
+          break;
+        }
+        std::error_code kind_ec;
+        if (it->is_directory(kind_ec) && !it->is_symlink(kind_ec)) {
+          pending.push_back(it->path());
+          continue;
+        }
+        if (!it->is_regular_file(kind_ec)) continue;
+        std::string name = it->path().filename().string();
+        if (format_from_name(name) == Format::kOther) continue;
+        files.emplace_back(fs::relative(it->path(), root, kind_ec).generic_string(), it->path());
+      }
     }
     std::sort(files.begin(), files.end());
     for (const auto& [rel, path] : files)

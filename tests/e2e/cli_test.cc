@@ -1,5 +1,9 @@
 // The CLI contract (README, "Using husk"), checked through the husk binary.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -176,6 +180,32 @@ TEST(Cli, WarcAsCrawlersWriteIt) {
       test::lines(run_husk("extract --all-statuses " + dir.file("crawl.warc") + " 2>/dev/null").out);
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(nlohmann::json::parse(all[1])["status"], 404);
+}
+
+// A subdirectory husk may not read is reported by name; the rest is read.
+// Needs an unprivileged user: run as root, the test drops to nobody.
+TEST(Cli, UnreadableSubdirectoryIsReported) {
+  if (geteuid() != 0 || std::system("command -v setpriv >/dev/null") != 0)
+    GTEST_SKIP() << "needs root and setpriv to run husk as an unprivileged user";
+  std::filesystem::path root = std::filesystem::temp_directory_path() / ("husk-perm-" + std::to_string(getpid()));
+  std::filesystem::create_directories(root / "ok");
+  std::filesystem::create_directories(root / "locked");
+  write_file((root / "ok" / "a.html").string(), "<p>readable page words</p>");
+  write_file((root / "locked" / "b.html").string(), "<p>hidden</p>");
+  std::filesystem::permissions(root / "locked", std::filesystem::perms::none);
+  std::filesystem::permissions(root, std::filesystem::perms::all);
+  std::filesystem::permissions(root / "ok", std::filesystem::perms::all);
+  std::filesystem::permissions(root / "ok" / "a.html", std::filesystem::perms::all);
+  std::string out = (root / "out.txt").string();
+  int rc = std::system(("setpriv --reuid=65534 --regid=65534 --clear-groups " + std::string(HUSK_BINARY) +
+                        " extract " + root.string() + " > " + out + " 2>&1")
+                           .c_str());
+  std::string said = test::read_file(out);
+  std::filesystem::permissions(root / "locked", std::filesystem::perms::owner_all);
+  std::filesystem::remove_all(root);
+  EXPECT_EQ(rc, 0) << said;
+  EXPECT_NE(said.find("locked: Permission denied"), std::string::npos) << said;
+  EXPECT_NE(said.find("readable page words"), std::string::npos) << said;
 }
 
 }  // namespace
