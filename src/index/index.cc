@@ -3,7 +3,9 @@
 // band keys, the same permuted-table layout, the same measures.
 #include "husk/index.h"
 
+#include <fcntl.h>
 #include <lmdb.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -666,12 +668,33 @@ std::vector<std::string> Index::verify() const {
   return problems;
 }
 
+// The copy is written to data.mdb.partial, flushed to disk and only then
+// renamed to data.mdb: a compaction killed midway leaves no data.mdb, so
+// the target never holds a half-written index that LMDB would map (a
+// truncated map file faults with SIGBUS when read).
 Status Index::compact_to(const std::string& dir) const {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
+  fs::create_directories(dir, ec);
   if (ec) return Status(Code::kIo, dir + ": " + ec.message());
-  int rc = mdb_env_copy2(impl_->env, dir.c_str(), MDB_CP_COMPACT);
-  return rc == 0 ? Status() : lmdb_error(rc, dir);
+  const fs::path target = fs::path(dir) / "data.mdb";
+  if (fs::exists(target, ec)) return Status(Code::kInvalidArgument, dir + ": already holds an index (data.mdb)");
+  const fs::path partial = fs::path(dir) / "data.mdb.partial";
+  int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Status(Code::kIo, partial.string() + ": " + std::strerror(errno));
+  int rc = mdb_env_copyfd2(impl_->env, fd, MDB_CP_COMPACT);
+  const bool synced = rc == 0 && ::fsync(fd) == 0;
+  ::close(fd);
+  if (rc != 0) return lmdb_error(rc, partial.string());
+  if (!synced) return Status(Code::kIo, partial.string() + ": " + std::strerror(errno));
+  fs::rename(partial, target, ec);
+  if (ec) return Status(Code::kIo, target.string() + ": " + ec.message());
+  // The rename is durable once the directory is flushed.
+  if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return Status();
 }
 
 Status Index::export_jsonl(std::ostream& out) const {

@@ -283,8 +283,17 @@ TEST(Service, HookOverAPipe) {
   EXPECT_TRUE(nlohmann::json::parse(lines[2]).contains("error"));
   test::CommandResult exported = test::run_husk("db export --db " + dir.file("db"));
   EXPECT_EQ(test::lines(exported.out).size(), 2u);
+  // A compaction killed midway leaves only data.mdb.partial: the target
+  // opens as an empty index (no half-written map), and the next
+  // compaction overwrites the leftover.
+  std::filesystem::create_directories(dir.file("backup"));
+  test::write_file(dir.file("backup") + "/data.mdb.partial", std::string(4096, '\x7f'));
   EXPECT_EQ(test::run_husk("db compact --db " + dir.file("db") + " " + dir.file("backup")).exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("backup") + "/data.mdb.partial"));
   EXPECT_EQ(test::run_husk("db verify --db " + dir.file("backup")).exit_code, 0);
+  EXPECT_EQ(test::lines(test::run_husk("db export --db " + dir.file("backup")).out).size(), 2u);
+  // Compacting onto an index is refused.
+  EXPECT_EQ(test::run_husk("db compact --db " + dir.file("db") + " " + dir.file("backup") + " 2>/dev/null").exit_code, 1);
 }
 
 }  // namespace
