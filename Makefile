@@ -84,9 +84,10 @@ load: build
 fuzz: deps
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends clang libclang-rt-14-dev >/dev/null
 	CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHUSK_BUILD_FUZZ=ON \
-	  -DHUSK_BUILD_TESTS=OFF -DHUSK_BUILD_BENCH=OFF
-	cmake --build build-fuzz -j$(JOBS) --target fuzz_extract
-	@echo "run: mkdir -p /tmp/husk-corpus && build-fuzz/tests/fuzz/fuzz_extract -max_total_time=60 /tmp/husk-corpus fixtures/demo fixtures/fuzz"
+	  -DHUSK_BUILD_TESTS=OFF -DHUSK_BUILD_BENCH=OFF -DHUSK_BUILD_PYTHON=OFF
+	cmake --build build-fuzz -j$(JOBS) --target fuzz_extract fuzz_warc fuzz_records fuzz_config fuzz_metadata
+	@echo "run, e.g.: mkdir -p /tmp/husk-corpus && build-fuzz/tests/fuzz/fuzz_extract -max_total_time=600 /tmp/husk-corpus fixtures/demo fixtures/fuzz"
+	@echo "targets: fuzz_extract fuzz_warc fuzz_records fuzz_config fuzz_metadata (tests/fuzz/CMakeLists.txt names their seeds)"
 
 clean:
 	rm -rf $(BUILD) build-fuzz out

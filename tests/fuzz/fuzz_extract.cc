@@ -1,5 +1,6 @@
 // libFuzzer entry: arbitrary bytes as a page, through the whole processor
-// (decode, parse, segment, the cascade, normalisation and every signer).
+// (decode, parse, segment, the cascade, metadata, language, Markdown and
+// HTML, normalisation and every signer).
 // The first byte picks the extractor and whether a Content-Type header with
 // a charset comes along, so charset conversion is fuzzed as well.
 #include <cstddef>
@@ -13,10 +14,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     options.sign = true;
     return *husk::Processor::make(options);
   }();
+  // Every output: Markdown and HTML with links and images, comments apart.
   static const husk::Processor fulltext = [] {
     husk::ProcessorOptions options;
     options.extractor = "fulltext";
     options.sign = true;
+    options.markdown = options.html = options.comments = true;
+    options.format.links = options.format.images = true;
     return *husk::Processor::make(options);
   }();
   if (size == 0) return 0;
