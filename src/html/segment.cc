@@ -511,7 +511,6 @@ class Segmenter {
       flush();
       return;
     }
-    if (tag == GUMBO_TAG_H1 && out_.first_h1.empty()) out_.first_h1 = subtree_text(node);
     Frame frame{node, 0, Element::kNone, parent.flags | block_flag_of(tag),
                 heading_of(tag) ? heading_of(tag) : parent.heading,
                 parent.link != LinkKind::kNone ? parent.link : link_kind(tag, el)};
@@ -614,7 +613,11 @@ class Segmenter {
   // over its attributes (the HTML5 parser lower-cases their names).
   void facts(const GumboNode* node, GumboTag tag, const GumboElement& el) {
     PageFacts& f = out_.facts;
-    if (tag == GUMBO_TAG_H1 && f.h1s.size() < kMaxFacts) f.h1s.push_back(subtree_text(node));
+    if (tag == GUMBO_TAG_H1 && (f.h1s.size() < kMaxFacts || out_.first_h1.empty())) {
+      std::string text = subtree_text(node);
+      if (out_.first_h1.empty()) out_.first_h1 = text;
+      if (f.h1s.size() < kMaxFacts) f.h1s.push_back(std::move(text));
+    }
     const char *itemprop = nullptr, *content = nullptr, *datetime = nullptr, *rel = nullptr;
     bool author_hint = false;
     for (unsigned i = 0; i < el.attributes.length; ++i) {
