@@ -73,17 +73,16 @@ class Writer {
     std::vector<uint32_t> kept;
     for (std::size_t i = 0; i < b_.blocks.size() && i < keep_.size(); ++i)
       if (keep_[i]) kept.push_back(static_cast<uint32_t>(i));
+    std::vector<Place> places;
+    places.reserve(kept.size());
+    for (uint32_t i : kept) places.push_back(place_of(b_.blocks[i]));
     for (std::size_t k = 0; k < kept.size();) {
       const Block& block = b_.blocks[kept[k]];
-      Place place = place_of(block);
+      const Place& place = places[k];
       if (place.role == Role::kCell) {
         std::size_t end = k + 1;
-        while (end < kept.size()) {
-          Place next = place_of(b_.blocks[kept[end]]);
-          if (next.role != Role::kCell || next.table != place.table) break;
-          ++end;
-        }
-        table(kept, k, end, place);
+        while (end < kept.size() && places[end].role == Role::kCell && places[end].table == place.table) ++end;
+        table(kept, places, k, end);
         k = end;
         continue;
       }
@@ -249,7 +248,7 @@ class Writer {
 
   // ---- Tables ----
 
-  void table(const std::vector<uint32_t>& kept, std::size_t from, std::size_t to, const Place& first) {
+  void table(const std::vector<uint32_t>& kept, const std::vector<Place>& places, std::size_t from, std::size_t to) {
     close_lists(0);
     // Rows of cells, each cell the text of its blocks.
     std::vector<std::vector<std::string>> rows;
@@ -257,7 +256,7 @@ class Writer {
     uint32_t row = kNone, cell = kNone;
     for (std::size_t k = from; k < to; ++k) {
       const Block& block = b_.blocks[kept[k]];
-      Place p = place_of(block);
+      const Place& p = places[k];
       if (p.row != row) {
         rows.emplace_back();
         header_row.push_back(true);
@@ -297,7 +296,7 @@ class Writer {
         if (r + 1 < rows.size()) t += "\n";
       }
     }
-    put(first, t);
+    put(places[from], t);
   }
 
   // ---- Code ----
