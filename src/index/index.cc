@@ -116,6 +116,22 @@ class Txn {
     MDB_val v = value ? val_of(*value) : MDB_val{};
     fail(mdb_del(txn_, dbi, &k, value ? &v : nullptr));
   }
+  // Whether a dup-sorted table holds exactly (key, value): one cursor
+  // lookup, whatever the number of postings under the key.
+  bool has_pair(MDB_dbi dbi, std::string_view key, std::string_view value) {
+    if (rc_ != 0) return false;
+    MDB_cursor* cursor = nullptr;
+    int rc = mdb_cursor_open(txn_, dbi, &cursor);
+    if (rc != 0) {
+      fail(rc);
+      return false;
+    }
+    MDB_val k = val_of(key), v = val_of(value);
+    rc = mdb_cursor_get(cursor, &k, &v, MDB_GET_BOTH);
+    mdb_cursor_close(cursor);
+    fail(rc);
+    return rc == 0;
+  }
   // The values stored under exactly `key` (a dup-sorted table's postings).
   std::vector<std::string> values(MDB_dbi dbi, std::string_view key) {
     std::vector<std::string> out;
@@ -622,10 +638,9 @@ std::vector<std::string> Index::verify() const {
   const Impl& I = *impl_;
   Txn txn(r.txn);
   uint64_t pages = 0;
-  auto has = [&](MDB_dbi dbi, const std::string& key, const std::string& value) {
-    std::vector<std::string> values = txn.values(dbi, key);
-    return std::find(values.begin(), values.end(), value) != values.end();
-  };
+  // Each posting is looked up, never a key's whole list: a band shared by
+  // many pages would make verification quadratic and its memory large.
+  auto has = [&](MDB_dbi dbi, const std::string& key, const std::string& value) { return txn.has_pair(dbi, key, value); };
   txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
     std::string id(key);
     ++pages;

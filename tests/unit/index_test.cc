@@ -1,6 +1,8 @@
 // The persistent index against its twins: its lookups must find exactly
 // the pages brute force finds (simhash, every k it accepts) and exactly
 // the pairs husk dedup finds on the same pages (minhash and simhash).
+#include <lmdb.h>
+
 #include <random>
 #include <set>
 
@@ -152,6 +154,49 @@ TEST(Index, SettingsAreKeptAndCheckedOnOpen) {
   Result<std::unique_ptr<Index>> reopened = Index::open(other);
   ASSERT_FALSE(reopened.ok());
   EXPECT_NE(reopened.status().message().find("simhash_k"), std::string::npos) << reopened.status().message();
+}
+
+// verify() looks each posting up: a band posting removed behind the
+// index's back is reported, a whole index is clean.
+TEST(Index, VerifyFindsAMissingPosting) {
+  test::TempDir dir;
+  ProcessorOptions options;
+  options.sign = true;
+  Result<Processor> processor = Processor::make(options);
+  ASSERT_TRUE(processor.ok());
+  PageResult page = processor->process("https://v.example/a", "<html><body><article><p>" + std::string(
+      "The council voted on Tuesday to turn the old harbour warehouses into a public library for the town ") +
+      "</p></article></body></html>");
+  ASSERT_TRUE(page.signatures);
+  {
+    std::unique_ptr<Index> index = open_index(dir, "db", 3);
+    ASSERT_NE(index, nullptr);
+    ASSERT_TRUE(index->add({&page}).at(0).ok());
+    EXPECT_TRUE(index->verify().empty());
+  }
+  // Remove the page's first band posting with LMDB directly.
+  MDB_env* env = nullptr;
+  ASSERT_EQ(mdb_env_create(&env), 0);
+  mdb_env_set_maxdbs(env, 16);
+  mdb_env_set_mapsize(env, std::size_t(8) << 30);
+  ASSERT_EQ(mdb_env_open(env, dir.file("db").c_str(), 0, 0644), 0);
+  MDB_txn* txn = nullptr;
+  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
+  MDB_dbi bands;
+  ASSERT_EQ(mdb_dbi_open(txn, "bands", MDB_DUPSORT, &bands), 0);
+  MDB_cursor* cursor = nullptr;
+  ASSERT_EQ(mdb_cursor_open(txn, bands, &cursor), 0);
+  MDB_val k{}, v{};
+  ASSERT_EQ(mdb_cursor_get(cursor, &k, &v, MDB_FIRST), 0);
+  ASSERT_EQ(mdb_cursor_del(cursor, 0), 0);
+  mdb_cursor_close(cursor);
+  ASSERT_EQ(mdb_txn_commit(txn), 0);
+  mdb_env_close(env);
+  std::unique_ptr<Index> index = open_index(dir, "db", 3);
+  ASSERT_NE(index, nullptr);
+  std::vector<std::string> problems = index->verify();
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("band posting missing"), std::string::npos) << problems[0];
 }
 
 }  // namespace
