@@ -222,14 +222,12 @@ py::list dedup(const py::list& records, const std::string& method, double thresh
   options.threshold = threshold;
   options.k = k;
   options.within_language = !any_language;
-  if (cluster == "components") options.cluster = ClusterMethod::kComponents;
-  else if (cluster == "centre") options.cluster = ClusterMethod::kCentre;
-  else if (cluster == "degree") options.cluster = ClusterMethod::kDegree;
-  else raise(Status(Code::kInvalidArgument, "cluster must be components, centre or degree"));
-  if (main == "first") options.main = MainPage::kFirst;
-  else if (main == "rank") options.main = MainPage::kRank;
-  else if (main == "boilerplate") options.main = MainPage::kLeastBoilerplate;
-  else raise(Status(Code::kInvalidArgument, "main must be first, rank or boilerplate"));
+  Result<ClusterMethod> method_named = cluster_method_named(cluster);
+  if (!method_named.ok()) raise(method_named.status());
+  options.cluster = *method_named;
+  Result<MainPage> main_named = main_page_named(main);
+  if (!main_named.ok()) raise(main_named.status());
+  options.main = *main_named;
   std::vector<Cluster> clusters;
   std::vector<DedupPage> kept;
   {

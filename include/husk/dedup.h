@@ -99,6 +99,12 @@ struct Cluster {
 std::vector<Cluster> cluster_pairs(std::size_t pages, const std::vector<Pair>& pairs, ClusterMethod method,
                                    bool singletons = false);
 
+// The clustering and main-page choices by name, as the CLI and the Python
+// module take them: "components" | "centre" (or "center") | "degree";
+// "first" | "rank" | "boilerplate".
+Result<ClusterMethod> cluster_method_named(const std::string& name);
+Result<MainPage> main_page_named(const std::string& name);
+
 // The same, with the main page chosen by options.main.
 std::vector<Cluster> cluster_pages(const std::vector<DedupPage>& pages, const std::vector<Pair>& pairs,
                                    const DedupOptions& options, bool singletons = false);

@@ -7,7 +7,6 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/dedup.h"
 #include "cli/dedup_input.h"
 #include "eval/report.h"
 
@@ -61,8 +60,8 @@ std::vector<DedupOptions> report_settings(const DedupOptions& o) {
 }
 
 int run_dedup(DedupArgs args) {
-  auto cluster = parse_cluster_method(args.cluster);
-  auto main = parse_main_page(args.main);
+  auto cluster = cluster_method_named(args.cluster);
+  auto main = main_page_named(args.main);
   if (!cluster.ok()) return fail("dedup", cluster.status().message(), 2);
   if (!main.ok()) return fail("dedup", main.status().message(), 2);
   args.options.cluster = *cluster;
@@ -134,20 +133,6 @@ int run_dedup(DedupArgs args) {
 }
 
 }  // namespace
-
-Result<ClusterMethod> parse_cluster_method(const std::string& name) {
-  if (name == "components") return ClusterMethod::kComponents;
-  if (name == "centre" || name == "center") return ClusterMethod::kCentre;
-  if (name == "degree") return ClusterMethod::kDegree;
-  return Status(Code::kInvalidArgument, "--cluster must be components, centre or degree, not \"" + name + "\"");
-}
-
-Result<MainPage> parse_main_page(const std::string& name) {
-  if (name == "first") return MainPage::kFirst;
-  if (name == "rank") return MainPage::kRank;
-  if (name == "boilerplate") return MainPage::kLeastBoilerplate;
-  return Status(Code::kInvalidArgument, "--main must be first, rank or boilerplate, not \"" + name + "\"");
-}
 
 Command add_dedup_command(CLI::App& app) {
   auto args = std::make_shared<DedupArgs>();

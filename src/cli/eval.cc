@@ -10,7 +10,6 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/dedup.h"
 #include "cli/dedup_input.h"
 #include "eval/eval.h"
 #include "husk/dedup.h"

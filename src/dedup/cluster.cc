@@ -147,4 +147,18 @@ std::vector<Cluster> cluster_pages(const std::vector<DedupPage>& pages, const st
   return out;
 }
 
+Result<ClusterMethod> cluster_method_named(const std::string& name) {
+  if (name == "components") return ClusterMethod::kComponents;
+  if (name == "centre" || name == "center") return ClusterMethod::kCentre;
+  if (name == "degree") return ClusterMethod::kDegree;
+  return Status(Code::kInvalidArgument, "cluster must be components, centre or degree, not \"" + name + "\"");
+}
+
+Result<MainPage> main_page_named(const std::string& name) {
+  if (name == "first") return MainPage::kFirst;
+  if (name == "rank") return MainPage::kRank;
+  if (name == "boilerplate") return MainPage::kLeastBoilerplate;
+  return Status(Code::kInvalidArgument, "main must be first, rank or boilerplate, not \"" + name + "\"");
+}
+
 }  // namespace husk
