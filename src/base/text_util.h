@@ -41,4 +41,30 @@ inline bool ends_with_ci(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);
 }
 
+// Text for XML and HTML: &, <, > escaped, " too where `quotes` (inside an
+// attribute value), and the control characters XML 1.0 forbids (all below
+// U+0020 but tab and line breaks) dropped.
+inline std::string xml_escape(std::string_view s, bool quotes) {
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"':
+        if (quotes) {
+          out += "&quot;";
+        } else {
+          out.push_back(ch);
+        }
+        break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') break;
+        out.push_back(ch);
+    }
+  }
+  return out;
+}
+
 }  // namespace husk

@@ -5,25 +5,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/text_util.h"
 #include "eval/report.h"
 
 namespace husk {
 
 namespace {
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(c);
-    }
-  }
-  return out;
-}
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -74,7 +62,7 @@ std::string bar_chart_svg(const std::string& title, const std::string& x_label,
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
       << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << width / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" << xml_escape(title)
+      << "<text x=\"" << width / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" << xml_escape(title, true)
       << "</text>\n"
       << "<line x1=\"" << left << "\" y1=\"" << top + plot_h << "\" x2=\"" << left + plot_w << "\" y2=\"" << top + plot_h
       << "\" stroke=\"black\"/>\n"
@@ -99,14 +87,14 @@ std::string bar_chart_svg(const std::string& title, const std::string& x_label,
     double h = scale(bars[i].second) / max_v * plot_h;
     double x = left + slot * static_cast<double>(i);
     svg << "<rect x=\"" << x + slot * 0.1 << "\" y=\"" << top + plot_h - h << "\" width=\"" << slot * 0.8
-        << "\" height=\"" << h << "\" fill=\"#4477aa\"><title>" << xml_escape(bars[i].first) << ": " << bars[i].second
+        << "\" height=\"" << h << "\" fill=\"#4477aa\"><title>" << xml_escape(bars[i].first, true) << ": " << bars[i].second
         << "</title></rect>\n";
     if (i % label_every == 0)
       svg << "<text x=\"" << x + slot / 2 << "\" y=\"" << top + plot_h + 16 << "\" text-anchor=\"middle\">"
-          << xml_escape(bars[i].first) << "</text>\n";
+          << xml_escape(bars[i].first, true) << "</text>\n";
   }
   svg << "<text x=\"" << left + plot_w / 2 << "\" y=\"" << height - 16 << "\" text-anchor=\"middle\">"
-      << xml_escape(x_label) << "</text>\n</svg>\n";
+      << xml_escape(x_label, true) << "</text>\n</svg>\n";
   return svg.str();
 }
 
@@ -118,8 +106,8 @@ Status write_dedup_report(const std::string& dir, const DedupReport& r, const st
   fs::path root(dir);
   std::ostringstream html, sizes_csv;
   html << "<!doctype html><meta charset=\"utf-8\"><title>husk dedup report</title>\n"
-       << "<body style=\"font-family:sans-serif\"><h1>husk dedup: " << xml_escape(r.method) << " "
-       << xml_escape(r.setting) << "</h1>\n<p>" << r.pages << " pages, " << r.clusters.size() << " clusters, "
+       << "<body style=\"font-family:sans-serif\"><h1>husk dedup: " << xml_escape(r.method, true) << " "
+       << xml_escape(r.setting, true) << "</h1>\n<p>" << r.pages << " pages, " << r.clusters.size() << " clusters, "
        << r.stats.pairs << " pairs from " << r.stats.candidates << " candidates, " << r.seconds << " s</p>\n";
   sizes_csv << "setting,size,clusters\n";
   html << "<h2>Cluster sizes</h2>\n";
@@ -135,7 +123,7 @@ Status write_dedup_report(const std::string& dir, const DedupReport& r, const st
     std::map<std::size_t, std::size_t> exact;
     for (const Cluster& c : clusters) ++exact[c.members.size()];
     for (const auto& [size, n] : exact) sizes_csv << setting << "," << size << "," << n << "\n";
-    html << "<img src=\"" << name << "\" alt=\"cluster sizes " << xml_escape(setting) << "\">\n";
+    html << "<img src=\"" << name << "\" alt=\"cluster sizes " << xml_escape(setting, true) << "\">\n";
   }
   if (Status st = write(root / "cluster_sizes.csv", sizes_csv.str()); !st.ok()) return st;
 
@@ -181,8 +169,8 @@ Status write_dedup_report(const std::string& dir, const DedupReport& r, const st
     j["url"] = m.url;
     j["title"] = m.title;
     top_json.push_back(j);
-    html << "<tr><td>" << i + 1 << "</td><td>" << top[i]->members.size() << "</td><td>" << xml_escape(m.id)
-         << "</td><td>" << xml_escape(m.url) << "</td><td>" << xml_escape(m.title) << "</td></tr>\n";
+    html << "<tr><td>" << i + 1 << "</td><td>" << top[i]->members.size() << "</td><td>" << xml_escape(m.id, true)
+         << "</td><td>" << xml_escape(m.url, true) << "</td><td>" << xml_escape(m.title, true) << "</td></tr>\n";
   }
   html << "</table>\n</body>\n";
   if (Status st = write(root / "top10.csv", top_csv.str()); !st.ok()) return st;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "base/text_util.h"
 #include "base/url.h"
 
 namespace husk {
@@ -25,24 +26,6 @@ struct Place {
   bool quote = false;
 };
 
-std::string escape_html(std::string_view s, bool attribute) {
-  std::string out;
-  out.reserve(s.size());
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': if (attribute) { out += "&quot;"; break; } out.push_back(ch); break;
-      default:
-        // XML 1.0 allows no control characters but tab and line breaks.
-        if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') break;
-        out.push_back(ch);
-    }
-  }
-  return out;
-}
 
 bool is_list(Tag t) { return t == Tag::kUl || t == Tag::kOl || t == Tag::kMenu || t == Tag::kDir; }
 
@@ -314,8 +297,8 @@ class Writer {
     std::string lang = place.pre != kNone ? language_of(place.pre) : std::string();
     if (html_) {
       std::string out = "<pre><code";
-      if (!lang.empty()) out += " class=\"language-" + escape_html(lang, true) + "\"";
-      return out + ">" + escape_html(body, false) + "</code></pre>";
+      if (!lang.empty()) out += " class=\"language-" + xml_escape(lang, true) + "\"";
+      return out + ">" + xml_escape(body, false) + "</code></pre>";
     }
     // A fence longer than any run of backticks inside.
     std::size_t longest = 0, run = 0;
@@ -418,7 +401,7 @@ class Writer {
       if (pos == len) break;
       char c = text[pos];
       if (html_) {
-        out += escape_html(std::string_view(&c, 1), false);
+        out += xml_escape(std::string_view(&c, 1), false);
       } else if (in_code) {
         out.push_back(c);
       } else {
@@ -444,7 +427,7 @@ class Writer {
         code_fence_ = inner.find('`') != std::string_view::npos ? " ``" : "`";
         break;
       case SpanKind::kLink:
-        if (html_) out += "<a href=\"" + escape_html(resolve_url(o_.base_url, s.url), true) + "\">";
+        if (html_) out += "<a href=\"" + xml_escape(resolve_url(o_.base_url, s.url), true) + "\">";
         else out += "[";
         break;
       case SpanKind::kImage: break;
@@ -470,7 +453,7 @@ class Writer {
   void image(std::string& out, const Span& s) const {
     std::string src = resolve_url(o_.base_url, s.url);
     if (html_) {
-      out += "<img src=\"" + escape_html(src, true) + "\" alt=\"" + escape_html(s.alt, true) + "\"/>";
+      out += "<img src=\"" + xml_escape(src, true) + "\" alt=\"" + xml_escape(s.alt, true) + "\"/>";
       return;
     }
     out += "![";
@@ -502,7 +485,7 @@ std::string to_markdown(const Blocks& blocks, const std::vector<uint8_t>& keep, 
 std::string to_html(const Blocks& blocks, const std::vector<uint8_t>& keep, const FormatOptions& options,
                     std::string_view title) {
   std::string body = Writer(blocks, keep, options, true).run();
-  const std::string escaped = escape_html(title, false);
+  const std::string escaped = xml_escape(title, false);
   return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/><title>" + escaped + "</title></head><body>\n" + body +
          "</body></html>\n";
 }
