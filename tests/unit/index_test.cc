@@ -23,6 +23,13 @@ std::unique_ptr<Index> open_index(const test::TempDir& dir, const std::string& n
   return index.ok() ? std::move(*index) : nullptr;
 }
 
+// The processor the index's pages come from: extraction and signing.
+Result<Processor> signing_processor() {
+  ProcessorOptions options;
+  options.sign = true;
+  return Processor::make(options);
+}
+
 // What the index finds for page i, without i itself.
 std::set<std::string> found(const Index& index, const PageResult& page) {
   std::set<std::string> out;
@@ -104,9 +111,7 @@ void expect_index_equals_dedup(const std::vector<PageResult>& pages, const test:
 
 TEST(Index, LookupsEqualDedupPairsOnGeneratedPages) {
   test::TempDir dir;
-  ProcessorOptions options;
-  options.sign = true;
-  Result<Processor> processor = Processor::make(options);
+  Result<Processor> processor = signing_processor();
   ASSERT_TRUE(processor.ok());
   std::mt19937 rng(11);
   std::vector<PageResult> pages;
@@ -132,9 +137,7 @@ TEST(Index, LookupsEqualDedupPairsOnTheNearDuplicateDevSet) {
   std::string root = test::dataset("near-dup-html-pairs");
   if (root.empty()) GTEST_SKIP() << "../shared/datasets/near-dup-html-pairs is absent";
   test::TempDir dir;
-  ProcessorOptions options;
-  options.sign = true;
-  Result<Processor> processor = Processor::make(options);
+  Result<Processor> processor = signing_processor();
   ASSERT_TRUE(processor.ok());
   std::vector<PageResult> pages;
   IngestStats stats = ingest({root + "/html"}, IngestOptions{}, [&](RawPage&& page) {
@@ -160,9 +163,7 @@ TEST(Index, SettingsAreKeptAndCheckedOnOpen) {
 // index's back is reported, a whole index is clean.
 TEST(Index, VerifyFindsAMissingPosting) {
   test::TempDir dir;
-  ProcessorOptions options;
-  options.sign = true;
-  Result<Processor> processor = Processor::make(options);
+  Result<Processor> processor = signing_processor();
   ASSERT_TRUE(processor.ok());
   PageResult page = processor->process("https://v.example/a", "<html><body><article><p>" + std::string(
       "The council voted on Tuesday to turn the old harbour warehouses into a public library for the town ") +
