@@ -63,6 +63,9 @@ struct DedupOptions {
   // minhash / spotsigs: Jaccard similarity >= threshold. 0.5 on word
   // 5-shingles (text-dedup and datasketch use 0.5-0.8).
   double threshold = 0.5;
+  // minhash: the bottom-k sketch size the pages were signed with
+  // (SignOptions::minhash_sketch); a sketch this long stands for a larger set.
+  uint32_t sketch = 256;
   ClusterMethod cluster = ClusterMethod::kComponents;
   MainPage main = MainPage::kFirst;
   // Pairs whose term counts differ by more than this share of the longer

@@ -103,6 +103,10 @@ struct Signatures {
   std::optional<uint64_t> simhash;        // Charikar, 64 bits
   std::optional<uint64_t> simhash_hyperplane;
   std::vector<uint32_t> minhash;          // N minima (32-bit)
+  // The bottom-k sketch of the same shingles: the k smallest distinct
+  // 32-bit shingle hashes, sorted (all of them when the text has at most
+  // k). What minhash verification measures (sketch_jaccard).
+  std::vector<uint32_t> shingles;
   std::vector<uint64_t> minhash_bands;    // b band keys
   std::vector<uint64_t> supershingles;    // 6 super-shingles (at most kMaxSupershingles read from JSON)
   std::vector<uint32_t> spotsigs;         // the spot set: sorted distinct 32-bit hashes
@@ -153,6 +157,12 @@ struct SignOptions {
   uint32_t minhash_permutations = 128;
   uint32_t minhash_shingle = 5;
   uint32_t minhash_char_shingle = 0;
+  // Bottom-k sketch size (Broder 1997's "min_s"; Cohen & Kaplan, "Summarizing
+  // data using bottom-k sketches", PODC 2007). 256 holds every shingle of a
+  // text up to 260 words, so near-duplicates of such texts are verified on
+  // their exact (hashed) Jaccard similarity; longer texts get an estimate
+  // with a standard error of about sqrt(J(1-J)/256) <= 0.031.
+  uint32_t minhash_sketch = 256;
   // LSH bands b x r = 128 for a Jaccard threshold of 0.8: (1/b)^(1/r) =
   // 0.71, so P(candidate) = 1-(1-s^r)^b is 0.95 at s = 0.8, 0.998 at 0.9,
   // 0.47 at 0.7 and 0.06 at 0.5.

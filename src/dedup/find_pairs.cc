@@ -89,7 +89,7 @@ void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
     const DedupPage& a = pages[c.a];
     const DedupPage& b = pages[c.b];
     if (!comparable(a, b, o)) continue;
-    double j = estimated_jaccard(a.sig.minhash, b.sig.minhash);
+    double j = minhash_similarity(a.sig, b.sig, o.sketch);
     if (stats) {
       ++stats->candidates;
       ++stats->distance_histogram[static_cast<std::size_t>(std::lround(j * 20))];
@@ -164,6 +164,33 @@ double estimated_jaccard(const std::vector<uint32_t>& a, const std::vector<uint3
   std::size_t equal = 0;
   for (std::size_t i = 0; i < n; ++i) equal += a[i] == b[i];
   return static_cast<double>(equal) / static_cast<double>(n);
+}
+
+double sketch_jaccard(std::span<const uint32_t> a, std::span<const uint32_t> b, uint32_t k) {
+  if (a.empty() || b.empty()) return 0;
+  uint32_t tau = UINT32_MAX;
+  if (a.size() >= k) tau = std::min(tau, a.back());
+  if (b.size() >= k) tau = std::min(tau, b.back());
+  std::size_t both = 0, either = 0;
+  for (std::size_t x = 0, y = 0; (x < a.size() && a[x] <= tau) || (y < b.size() && b[y] <= tau);) {
+    bool ax = x < a.size() && a[x] <= tau, by = y < b.size() && b[y] <= tau;
+    ++either;
+    if (ax && by && a[x] == b[y]) {
+      ++both;
+      ++x;
+      ++y;
+    } else if (ax && (!by || a[x] < b[y])) {
+      ++x;
+    } else {
+      ++y;
+    }
+  }
+  return either ? static_cast<double>(both) / static_cast<double>(either) : 0;
+}
+
+double minhash_similarity(const Signatures& a, const Signatures& b, uint32_t k) {
+  if (!a.shingles.empty() && !b.shingles.empty()) return sketch_jaccard(a.shingles, b.shingles, k);
+  return estimated_jaccard(a.minhash, b.minhash);
 }
 
 uint64_t band_key(const std::vector<uint32_t>& minhash, uint32_t band, uint32_t rows) {

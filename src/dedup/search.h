@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "husk/dedup.h"
@@ -38,6 +39,18 @@ uint64_t band_key(const std::vector<uint32_t>& minhash, uint32_t band, uint32_t 
 
 // Equal minima over the shared length: the Jaccard estimate (Broder 1997).
 double estimated_jaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b);
+
+// Jaccard similarity from two bottom-k sketches (sorted distinct hashes; a
+// sketch of k values may stand for a larger set). Every hash of either set
+// up to tau is known, tau the smaller largest value of a full sketch (no
+// limit when neither is full), so the shares of the union's hashes up to
+// tau that both hold is exact when neither is full and a consistent
+// sample of the union otherwise (Cohen & Kaplan, PODC 2007).
+double sketch_jaccard(std::span<const uint32_t> a, std::span<const uint32_t> b, uint32_t k);
+
+// The similarity minhash verifies a pair on: the sketches' when both pages
+// carry one, else the minima's estimate.
+double minhash_similarity(const Signatures& a, const Signatures& b, uint32_t k);
 
 // Candidate pairs (a < b, sorted, unique): pages sharing a band key.
 std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes, uint32_t bands,

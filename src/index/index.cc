@@ -266,10 +266,16 @@ struct Index::Impl {
       for (const std::string& id : txn.values(bands, key)) {
         if (!seen.insert(id).second) continue;
         auto raw = txn.get(minhash, id);
-        if (!raw || raw->size() != sig.minhash.size() * sizeof(uint32_t)) continue;
-        std::vector<uint32_t> other(sig.minhash.size());
-        std::memcpy(other.data(), raw->data(), raw->size());
-        double j = estimated_jaccard(sig.minhash, other);
+        // The value: the minima, then (indexes written since the sketch
+        // exists) the bottom-k sketch.
+        const std::size_t minima_bytes = sig.minhash.size() * sizeof(uint32_t);
+        if (!raw || raw->size() < minima_bytes || raw->size() % sizeof(uint32_t) != 0) continue;
+        Signatures other;
+        other.minhash.resize(sig.minhash.size());
+        std::memcpy(other.minhash.data(), raw->data(), minima_bytes);
+        other.shingles.resize((raw->size() - minima_bytes) / sizeof(uint32_t));
+        std::memcpy(other.shingles.data(), raw->data() + minima_bytes, raw->size() - minima_bytes);
+        double j = minhash_similarity(sig, other, SignOptions{}.minhash_sketch);
         if (j >= options.threshold) out.push_back({id, j, 65});
       }
     }
@@ -369,6 +375,7 @@ struct Index::Impl {
                                                                     {"measure", verdict.duplicate_of->measure}})
                                                   : nlohmann::json(nullptr);
     std::string minima(reinterpret_cast<const char*>(sig.minhash.data()), sig.minhash.size() * sizeof(uint32_t));
+    minima.append(reinterpret_cast<const char*>(sig.shingles.data()), sig.shingles.size() * sizeof(uint32_t));
     txn.put(docs, page.id, record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     txn.put(minhash, page.id, minima);
     for (const std::string& key : band_keys(sig.minhash)) txn.put(bands, key, page.id);

@@ -50,6 +50,8 @@ class SignContext {
   std::vector<uint64_t> word_shingles(uint32_t w);
   // The minhash minima over options.minhash_* shingles, computed once.
   const std::vector<uint64_t>& minima();
+  // The distinct minhash shingle hashes, sorted, computed once.
+  const std::vector<uint64_t>& shingle_set();
   // The sentence's terms joined by spaces.
   std::string sentence_text(const Sentence& s) const;
 
@@ -61,6 +63,7 @@ class SignContext {
   std::vector<uint32_t> slot_;  // per position: index into weights_
   std::optional<std::vector<const TermWeight*>> lexicon_;
   std::optional<std::vector<uint64_t>> minima_;
+  std::optional<std::vector<uint64_t>> shingle_set_;
 };
 
 // One signer: its name and what it fills in.

@@ -54,13 +54,20 @@ std::vector<uint64_t> character_shingles(const std::string& text, uint32_t k) {
 
 }  // namespace
 
-const std::vector<uint64_t>& SignContext::minima() {
-  if (minima_) return *minima_;
+const std::vector<uint64_t>& SignContext::shingle_set() {
+  if (shingle_set_) return *shingle_set_;
   std::vector<uint64_t> shingles = options.minhash_char_shingle > 0
                                        ? character_shingles(text.joined(), options.minhash_char_shingle)
                                        : word_shingles(options.minhash_shingle);
   std::sort(shingles.begin(), shingles.end());
   shingles.erase(std::unique(shingles.begin(), shingles.end()), shingles.end());
+  shingle_set_ = std::move(shingles);
+  return *shingle_set_;
+}
+
+const std::vector<uint64_t>& SignContext::minima() {
+  if (minima_) return *minima_;
+  const std::vector<uint64_t>& shingles = shingle_set();
   std::vector<uint64_t> minima;
   if (!shingles.empty()) {
     const uint32_t n = options.minhash_permutations;
@@ -95,6 +102,13 @@ const Signer kMinhashSigner{"minhash", [](SignContext& c, Signatures& out) {
   out.minhash.assign(minima.begin(), minima.end());
   for (uint32_t& v : out.minhash) v = static_cast<uint32_t>(v);
   out.minhash_bands = hash_groups(out.minhash, c.options.minhash_bands, c.options.minhash_rows, c.options.seed);
+  // The sketch: the low 32 bits of each distinct shingle hash (splitmix64
+  // output, so every bit is mixed), the k smallest.
+  std::vector<uint32_t>& sketch = out.shingles;
+  for (uint64_t h : c.shingle_set()) sketch.push_back(static_cast<uint32_t>(h));
+  std::sort(sketch.begin(), sketch.end());
+  sketch.erase(std::unique(sketch.begin(), sketch.end()), sketch.end());
+  if (sketch.size() > c.options.minhash_sketch) sketch.resize(c.options.minhash_sketch);
 }};
 
 }  // namespace husk

@@ -78,6 +78,7 @@ nlohmann::ordered_json signatures_to_json(const Signatures& sig) {
   if (sig.simhash_hyperplane) j["simhash_hyperplane"] = hex64(*sig.simhash_hyperplane);
   if (!sig.minhash.empty()) j["minhash"] = hex_list(sig.minhash, hex32);
   if (!sig.minhash_bands.empty()) j["minhash_bands"] = hex_list(sig.minhash_bands, hex64);
+  if (!sig.shingles.empty()) j["shingles"] = hex_list(sig.shingles, hex32);
   if (!sig.supershingles.empty()) j["supershingles"] = hex_list(sig.supershingles, hex64);
   if (!sig.spotsigs.empty()) j["spotsigs"] = hex_list(sig.spotsigs, hex32);
   return j;
@@ -153,6 +154,8 @@ Result<Signatures> signatures_from_json(const nlohmann::json& j) {
   if (!list("minhash", s.minhash)) return bad("minhash");
   if (!list("spotsigs", s.spotsigs)) return bad("spotsigs");
   if (!list("minhash_bands", s.minhash_bands)) return bad("minhash_bands");
+  if (!list("shingles", s.shingles)) return bad("shingles");
+  if (!std::is_sorted(s.shingles.begin(), s.shingles.end())) return bad("shingles");
   if (!list("supershingles", s.supershingles)) return bad("supershingles");
   // Duplicates are keyed by every pair of a page's super-shingles
   // (src/dedup/find_pairs.cc): the signer writes six, and a list of

@@ -21,6 +21,7 @@ constexpr TomlField<SignOptions> kSignFields[] = {
     {"minhash_permutations", &SignOptions::minhash_permutations},
     {"minhash_shingle", &SignOptions::minhash_shingle},
     {"minhash_char_shingle", &SignOptions::minhash_char_shingle},
+    {"minhash_sketch", &SignOptions::minhash_sketch},
     {"minhash_bands", &SignOptions::minhash_bands},
     {"minhash_rows", &SignOptions::minhash_rows},
     {"supershingle_minima", &SignOptions::supershingle_minima},
