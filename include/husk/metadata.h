@@ -79,6 +79,10 @@ struct Language {
 // for its language annotations), with the page's <html lang> and HTTP
 // Content-Language as hints. A text too short to tell takes the declared
 // language, with confidence 0.
+// The start of a text identify_language reads: the text cut to it is
+// identified the same.
+std::string_view language_probe(std::string_view text);
+
 Language identify_language(std::string_view text, std::string_view html_lang = {},
                            std::string_view content_language = {});
 

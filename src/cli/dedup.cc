@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/dedup_input.h"
+#include "cli/exchange.h"
 #include "eval/report.h"
 
 namespace husk::cli {
@@ -25,6 +26,8 @@ struct DedupArgs {
   std::string output = "-";
   bool singletons = false;
   unsigned jobs = 0;
+  uint64_t memory = uint64_t(1) << 30;
+  std::string work_dir;
 };
 
 std::string setting_of(const DedupOptions& o) {
@@ -59,6 +62,100 @@ std::vector<DedupOptions> report_settings(const DedupOptions& o) {
   return out;
 }
 
+// minhash without --report: the corpus-scale search (husk/corpus.h),
+// streaming, within --memory, on every rank an MPI launcher started.
+int run_corpus_dedup(const DedupArgs& args, Exchange& exchange) {
+  const int rank = exchange.rank();
+  auto start = std::chrono::steady_clock::now();
+  auto say = [&](const std::string& line) {
+    if (rank == 0) std::fprintf(stderr, "husk dedup: %s\n", line.c_str());
+  };
+  // A fatal error on one rank ends them all: the others would wait for it.
+  auto fatal = [&](const std::string& message) -> int {
+    std::fprintf(stderr, "husk dedup: %s%s\n", exchange.size() > 1 ? ("rank " + std::to_string(rank) + ": ").c_str() : "",
+                 message.c_str());
+    if (exchange.size() > 1) abort_ranks(1);
+    return 1;
+  };
+  CorpusOptions options;
+  options.dedup = args.options;
+  options.memory = args.memory;
+  options.work_dir = args.work_dir;
+  options.jobs = args.jobs;
+  options.singletons = args.singletons;
+  options.keep_pairs = !args.pairs.empty();
+  options.progress = say;
+  const SignOptions sign_options;
+  options.minhash_permutations = sign_options.minhash_permutations;
+  options.dedup.sketch = sign_options.minhash_sketch;
+  auto engine = CorpusDedup::make(options, exchange);
+  if (!engine.ok()) return fatal(engine.status().message());
+  if (exchange.size() > 1) say("running on " + std::to_string(exchange.size()) + " ranks");
+
+  Output output;
+  if (rank == 0)
+    if (Status st = output.open(args.output); !st.ok()) return fatal(st.message());
+  Status failed;
+  StreamedPages streamed = stream_dedup_pages(args.inputs, args.jobs, rank, exchange.size(), sign_options,
+                                              [&](uint64_t ordinal, const DedupPage& page, std::string_view probe) {
+                                                if (!failed.ok()) return Status();
+                                                Status st = (*engine)->add(ordinal, page, probe);
+                                                // A page the search refuses is that page's error; a
+                                                // store that cannot be written ends the run.
+                                                if (st.code() == Code::kIo) failed = st;
+                                                return st.code() == Code::kIo ? Status() : st;
+                                              });
+  if (!failed.ok()) return fatal(failed.message());
+  for (const Status& st : streamed.errors) fail("dedup", st.message(), 1);
+  for (const Status& st : streamed.record_errors) fail("dedup", st.message(), 1);
+  if (streamed.without_signature > 0)
+    std::fprintf(stderr, "husk dedup: %llu pages without text or signatures left out\n",
+                 static_cast<unsigned long long>(streamed.without_signature));
+  const uint64_t input_errors = exchange.sum(streamed.errors.size());
+  const uint64_t record_errors = exchange.sum(streamed.record_errors.size());
+  const uint64_t pages = exchange.sum(streamed.pages);
+  if (pages == 0 && input_errors > 0) return 1;
+
+  Result<CorpusResult> result = (*engine)->finish();
+  if (!result.ok()) return fatal(result.status().message());
+  if (rank == 0) {
+    std::ostream& out = output.out();
+    for (std::size_t c = 0; c < result->clusters.size(); ++c) {
+      const CorpusCluster& cluster = result->clusters[c];
+      nlohmann::ordered_json j;
+      j["cluster"] = c;
+      j["size"] = cluster.members.size();
+      j["main"] = cluster.main;
+      j["members"] = cluster.members;
+      out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    }
+    out.flush();
+    if (!out) return fatal("write failed");
+    if (!args.pairs.empty()) {
+      std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
+      for (const CorpusPair& pair : result->pairs) {
+        nlohmann::ordered_json j;
+        j["a"] = pair.a;
+        j["b"] = pair.b;
+        j["score"] = pair.score;
+        p << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+      }
+      if (!p) return fatal(args.pairs + ": cannot write");
+    }
+    std::size_t clustered = 0;
+    for (const CorpusCluster& c : result->clusters) clustered += c.members.size() >= 2 ? c.members.size() : 0;
+    std::fprintf(stderr, "husk dedup: %llu pages, %llu pairs from %llu candidates, %zu pages in clusters, %.2f s in all\n",
+                 static_cast<unsigned long long>(result->pages), static_cast<unsigned long long>(result->verified),
+                 static_cast<unsigned long long>(result->candidates), clustered,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  if (record_errors > 0) {
+    if (rank == 0) fail("dedup", std::to_string(record_errors) + " malformed records left out", 1);
+    return 1;
+  }
+  return input_errors > 0 ? 1 : 0;
+}
+
 int run_dedup(DedupArgs args) {
   auto cluster = cluster_method_named(args.cluster);
   auto main = main_page_named(args.main);
@@ -66,6 +163,20 @@ int run_dedup(DedupArgs args) {
   if (!main.ok()) return fail("dedup", main.status().message(), 2);
   args.options.cluster = *cluster;
   args.options.main = *main;
+  if (args.options.method == "minhash" && args.report.empty()) {
+    auto exchange = launcher_exchange();
+    if (!exchange.ok()) return fail("dedup", exchange.status().message(), 2);
+    return run_corpus_dedup(args, **exchange);
+  }
+  if (launched_by_mpi()) {
+    // Only rank 0 says why, once.
+    const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+    if (!rank || std::string(rank) == "0")
+      fail("dedup", "only --method minhash without --report runs across MPI ranks; run --method " +
+                        args.options.method + (args.report.empty() ? "" : " or --report") + " as one process",
+           2);
+    return 2;
+  }
   auto start = std::chrono::steady_clock::now();
   LoadedPages loaded = load_dedup_pages(args.inputs, args.jobs);
   for (const Status& st : loaded.errors) fail("dedup", st.message(), 1);
@@ -162,6 +273,12 @@ Command add_dedup_command(CLI::App& app) {
   cmd->add_flag("--singletons", args->singletons, "Also list pages that have no duplicate");
   cmd->add_option("-o,--output", args->output, "Output file (- for stdout)")->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs, "Threads for reading and signing (0: one per core)")->capture_default_str();
+  cmd->add_option("--memory", args->memory,
+                  "minhash: memory budget per process (e.g. 512M, 2G); band keys beyond a quarter of it are "
+                  "partitioned to disk")
+      ->transform(CLI::AsSizeValue(false))
+      ->default_str("1G");
+  cmd->add_option("--work-dir", args->work_dir, "minhash: where spill files go (default: $TMPDIR or /tmp)");
   return {cmd, [args] { return run_dedup(*args); }};
 }
 

@@ -70,10 +70,8 @@ Loaded from_record(const Line& line) {
     if (sig->terms == 0) return l;
     l.page.sig = std::move(*sig);
     l.has_signature = l.usable = true;
-    if (l.page.language.empty()) {
-      std::string text;
-      if (string_field(j, "text", line, text).ok()) l.page.language = identify_language(text).code;
-    }
+    // The text only tells the language, when the record does not.
+    if (l.page.language.empty()) (void)string_field(j, "text", line, l.text);
     l.page.language = primary_language(l.page.language);
     return l;
   }
@@ -83,8 +81,13 @@ Loaded from_record(const Line& line) {
     return l;
   }
   l.usable = j.contains("text");
-  l.page.language = primary_language(l.page.language.empty() ? identify_language(l.text).code : l.page.language);
+  l.page.language = primary_language(l.page.language);
   return l;
+}
+
+// The language of a page whose record does not name one: CLD2 on its text.
+void identify(Loaded& l) {
+  if (l.page.language.empty() && !l.text.empty()) l.page.language = primary_language(identify_language(l.text).code);
 }
 
 }  // namespace
@@ -96,7 +99,13 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   std::vector<std::string> records, raw;
   for (const std::string& in : inputs) (is_record_file(in) ? records : raw).push_back(in);
 
-  for (Status& st : over_lines<Loaded>(records, jobs, from_record,
+  auto read_record = [](const Line& line) {
+    Loaded l = from_record(line);
+    identify(l);
+    if (l.has_signature) l.text.clear();
+    return l;
+  };
+  for (Status& st : over_lines<Loaded>(records, jobs, read_record,
                                        [&](const Line&, Loaded& l) { loaded.push_back(std::move(l)); }))
     out.errors.push_back(std::move(st));
 
@@ -152,6 +161,96 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
     } else {
       ++out.without_signature;
     }
+  }
+  return out;
+}
+
+StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
+                                 const SignOptions& sign_options,
+                                 const std::function<Status(uint64_t, const DedupPage&, std::string_view)>& sink) {
+  StreamedPages out;
+  jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
+  SignOptions minhash_only = sign_options;
+  minhash_only.signers = {"minhash"};
+  std::vector<std::string> records, raw;
+  for (const std::string& in : inputs) (is_record_file(in) ? records : raw).push_back(in);
+  const auto share = static_cast<uint64_t>(ranks);
+  uint64_t ordinal = 0;
+
+  struct Item {
+    uint64_t ordinal = 0;
+    Line line;
+    RawPage page;
+  };
+  // Signs a text that came without signatures and keeps the start of it
+  // that language identification reads (identified later, only for pages
+  // that meet a candidate); in order, hands the page on.
+  auto finish = [&](Loaded& l) {
+    if (l.usable && !l.has_signature) {
+      l.page.sig = sign(normalize(l.text, minhash_only.normalize), minhash_only, nullptr);
+      l.has_signature = true;
+    }
+    l.text = l.page.language.empty() ? std::string(language_probe(l.text)) : std::string();
+  };
+  auto emit = [&](const Item& item, Loaded& l) {
+    if (!l.error.ok()) {
+      out.record_errors.push_back(std::move(l.error));
+    } else if (!l.usable || !l.has_signature || l.page.sig.minhash.empty()) {
+      ++out.without_signature;
+    } else if (Status st = sink(item.ordinal, l.page, l.text); !st.ok()) {
+      out.record_errors.push_back(std::move(st));
+    } else {
+      ++out.pages;
+    }
+  };
+
+  OrderedBatches<Item, Loaded> from_records(
+      jobs,
+      [&](const Item& item) {
+        Loaded l = from_record(item.line);
+        finish(l);
+        return l;
+      },
+      emit);
+  for (const std::string& input : records) {
+    Status st = for_each_line(input, [&](Line&& line) {
+      if (ordinal++ % share != static_cast<uint64_t>(rank)) return true;
+      std::size_t size = line.text.size();
+      from_records.push(Item{ordinal - 1, std::move(line), {}}, size);
+      return true;
+    });
+    if (!st.ok()) out.errors.push_back(std::move(st));
+  }
+  from_records.finish();
+
+  if (!raw.empty()) {
+    const ProcessorOptions defaults;
+    Result<Processor> processor = Processor::make(defaults);
+    OrderedBatches<Item, Loaded> from_pages(
+        jobs,
+        [&](const Item& item) {
+          PageResult r = processor->process(item.page);
+          Loaded l;
+          l.page.id = r.id;
+          l.page.url = r.url;
+          l.page.title = r.title;
+          l.page.boilerplate = r.boilerplate;
+          l.page.language = primary_language(r.language.code);
+          l.text = std::move(r.text);
+          l.usable = r.status.ok();
+          finish(l);
+          l.text.clear();  // the processor has identified the language already
+          return l;
+        },
+        emit);
+    IngestStats stats = ingest(raw, IngestOptions{}, [&](RawPage&& page) {
+      if (ordinal++ % share != static_cast<uint64_t>(rank)) return true;
+      std::size_t size = page.bytes.size();
+      from_pages.push(Item{ordinal - 1, {}, std::move(page)}, size);
+      return true;
+    });
+    from_pages.finish();
+    for (Status& st : stats.input_errors) out.errors.push_back(std::move(st));
   }
   return out;
 }

@@ -7,6 +7,7 @@
 // Texts signed here use collection statistics built from the same texts.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,23 @@ struct LoadedPages {
 };
 
 LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs);
+
+// The same inputs as a stream, for the corpus-scale search: each page's
+// ordinal is its position among all records and pages of the inputs; only
+// pages whose ordinal mod `ranks` is `rank` are parsed, extracted and
+// signed (minhash alone, which needs no collection statistics), on `jobs`
+// threads, and handed to `sink` in ordinal order, with the start of the
+// text when the page's language is still to be identified. Nothing is kept.
+struct StreamedPages {
+  uint64_t pages = 0;              // handed to the sink
+  uint64_t without_signature = 0;  // of this rank's share
+  std::vector<Status> errors;
+  std::vector<Status> record_errors;
+};
+
+StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
+                                 const SignOptions& sign_options,
+                                 const std::function<Status(uint64_t ordinal, const DedupPage& page,
+                                                            std::string_view language_probe)>& sink);
 
 }  // namespace husk::cli

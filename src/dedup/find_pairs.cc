@@ -64,14 +64,8 @@ std::vector<Keyed> exact_keys(const std::vector<DedupPage>& pages, const std::st
   return keyed;
 }
 
-// Whether two pages may be compared at all: the same language (when both
-// are known and options.within_language holds) and lengths within the
-// window.
 bool comparable(const DedupPage& a, const DedupPage& b, const DedupOptions& o) {
-  if (o.within_language && !a.language.empty() && !b.language.empty() && a.language != b.language) return false;
-  if (o.length_window <= 0) return true;
-  double la = a.sig.terms, lb = b.sig.terms;
-  return std::abs(la - lb) <= o.length_window * std::max(la, lb);
+  return comparable_pages(a.language, a.sig.terms, b.language, b.sig.terms, o);
 }
 
 void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, std::vector<Pair>& out,
@@ -164,6 +158,14 @@ double estimated_jaccard(const std::vector<uint32_t>& a, const std::vector<uint3
   std::size_t equal = 0;
   for (std::size_t i = 0; i < n; ++i) equal += a[i] == b[i];
   return static_cast<double>(equal) / static_cast<double>(n);
+}
+
+bool comparable_pages(const std::string& language_a, uint32_t terms_a, const std::string& language_b,
+                      uint32_t terms_b, const DedupOptions& o) {
+  if (o.within_language && !language_a.empty() && !language_b.empty() && language_a != language_b) return false;
+  if (o.length_window <= 0) return true;
+  double la = terms_a, lb = terms_b;
+  return std::abs(la - lb) <= o.length_window * std::max(la, lb);
 }
 
 double sketch_jaccard(std::span<const uint32_t> a, std::span<const uint32_t> b, uint32_t k) {

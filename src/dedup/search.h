@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "husk/dedup.h"
@@ -55,6 +56,12 @@ double minhash_similarity(const Signatures& a, const Signatures& b, uint32_t k);
 // Candidate pairs (a < b, sorted, unique): pages sharing a band key.
 std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes, uint32_t bands,
                                  uint32_t rows);
+
+// Whether two pages may be compared at all: the same language (when both
+// are known and options.within_language holds) and term counts within
+// options.length_window.
+bool comparable_pages(const std::string& language_a, uint32_t terms_a, const std::string& language_b,
+                      uint32_t terms_b, const DedupOptions& options);
 
 // ---- twins ----
 

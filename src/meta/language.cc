@@ -46,6 +46,11 @@ std::string primary_language(std::string_view tag) {
   return primary;
 }
 
+std::string_view language_probe(std::string_view text) {
+  // identify_language looks at the byte after its cut for a character boundary.
+  return text.substr(0, kMaxTextBytes + 1);
+}
+
 Language identify_language(std::string_view text, std::string_view html_lang, std::string_view content_language) {
   Language result;
   const std::string declared = primary_language(!html_lang.empty() ? html_lang : content_language.substr(0, content_language.find(',')));

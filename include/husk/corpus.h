@@ -1,0 +1,125 @@
+// Corpus-scale minhash dedup: pages in, clusters out, in memory bounded by
+// a budget and on any number of processes (ranks) with the same result.
+//
+// The search is the map and reduce of Sergukova's lecture made concrete:
+//   map      each rank keys its own pages by their LSH band keys (the
+//            banding of lsh_bands_for) and sends each key to the rank that
+//            owns it (key hash mod ranks); a page keeps, in memory, only
+//            the offset of its record in an on-disk store (id, rank,
+//            boilerplate, language, length, bottom-k sketch)
+//   group    each rank sorts its keys in partitions no larger than its
+//            budget (spilled to disk, as an external hash-partitioned sort,
+//            when they do not fit) and pairs the pages of each key; a key
+//            shared by 64 or more pages pairs copies (equal sketches) as a
+//            star around the first and compares only distinct texts
+//   verify   a candidate pair (a, b) goes to the owner of b, which attaches
+//            b's sketch and sends it to the owner of a, which keeps the
+//            pair when the sketches' Jaccard similarity reaches the
+//            threshold (and languages and lengths allow)
+//   cluster  connected components by union-find: each rank reduces its
+//            pairs to a forest (page -> smallest page of its tree), and the
+//            forests are merged pairwise up a binary tree to rank 0; the
+//            greedy clusterings (centre, degree) take the pairs to rank 0
+//            and run there, as their definition is sequential
+// Pages are numbered by their position in the whole input (the ordinal);
+// the rank that adds a page is ordinal mod ranks, and clusters list pages
+// in ordinal order, so the output does not depend on the number of ranks.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "husk/dedup.h"
+#include "husk/status.h"
+
+namespace husk {
+
+// The ranks of one run and the messages between them; a run of one
+// process is one rank. Every call is collective: all ranks make it, in the
+// same order.
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // out[r] goes to rank r; returns what each rank sent to this one.
+  virtual std::vector<std::string> all_to_all(std::vector<std::string> out) = 0;
+  // The sum over all ranks, on every rank.
+  virtual uint64_t sum(uint64_t value) = 0;
+};
+
+// A run of one rank.
+std::unique_ptr<Exchange> one_process_exchange();
+
+struct CorpusOptions {
+  // method must be "minhash"; threshold, sketch, cluster, main,
+  // length_window and within_language apply as in find_pairs.
+  DedupOptions dedup;
+  // Minima per page (SignOptions::minhash_permutations); a page with
+  // another count is an error.
+  uint32_t minhash_permutations = 128;
+  // This rank's memory budget in bytes: band keys beyond a quarter of it
+  // are partitioned to disk.
+  uint64_t memory = uint64_t(1) << 30;
+  // Where spill files go (a private subdirectory, removed at the end);
+  // empty: $TMPDIR or /tmp.
+  std::string work_dir;
+  unsigned jobs = 0;  // verification threads, 0: one per core
+  bool singletons = false;
+  bool keep_pairs = false;  // return the verified pairs (rank 0)
+  // Stage reports ("grouped ... keys"), on rank 0.
+  std::function<void(const std::string&)> progress;
+};
+
+struct CorpusCluster {
+  std::string main;
+  std::vector<std::string> members;  // in input order, main included
+};
+
+struct CorpusPair {
+  std::string a, b;  // a before b in the input
+  float score = 0;
+};
+
+struct CorpusResult {
+  // Rank 0 only: clusters ordered by their first member; pairs ordered by
+  // (a, b) when keep_pairs.
+  std::vector<CorpusCluster> clusters;
+  std::vector<CorpusPair> pairs;
+  // Over all ranks.
+  uint64_t pages = 0;
+  uint64_t keys = 0;
+  uint64_t candidates = 0;
+  uint64_t verified = 0;
+  uint64_t spilled_bytes = 0;
+};
+
+class CorpusDedup {
+ public:
+  static Result<std::unique_ptr<CorpusDedup>> make(const CorpusOptions& options, Exchange& exchange);
+  ~CorpusDedup();
+  CorpusDedup(const CorpusDedup&) = delete;
+  CorpusDedup& operator=(const CorpusDedup&) = delete;
+
+  // One page of this rank's share (ordinal mod ranks == rank, ordinals
+  // increasing), with its minhash signature (and sketch). The page's id,
+  // rank, boilerplate and language are kept; its text and other
+  // signatures are not. A page of unknown language may come with its
+  // language_probe (husk/metadata.h): it is identified from that only if
+  // the page meets a candidate pair.
+  Status add(uint64_t ordinal, const DedupPage& page, std::string_view language_probe = {});
+
+  // The search; collective. Called once.
+  Result<CorpusResult> finish();
+
+  struct Impl;
+
+ private:
+  explicit CorpusDedup(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace husk

@@ -1,0 +1,885 @@
+// CorpusDedup (husk/corpus.h): the minhash search as map, group, verify and
+// cluster stages over ranks, each stage bounded in memory.
+#include "husk/corpus.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <numeric>
+#include <thread>
+#include <unordered_map>
+
+#include "dedup/search.h"
+#include "husk/metadata.h"
+#include "sign/hashing.h"
+
+namespace husk {
+
+namespace {
+
+// One band key of one page: the record of the map step (16 bytes).
+struct Key {
+  uint64_t key;
+  uint32_t page;   // ordinal
+  uint32_t whole;  // hash of the page's whole sketch: equal for copies
+};
+static_assert(sizeof(Key) == 16);
+
+bool key_order(const Key& x, const Key& y) { return x.key != y.key ? x.key < y.key : x.page < y.page; }
+
+// Bytes appended to and read from a flat buffer.
+template <typename T>
+void put(std::string& out, const T& v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof(T));
+}
+
+template <typename T>
+bool get(std::string_view& in, T& v) {
+  if (in.size() < sizeof(T)) return false;
+  std::memcpy(&v, in.data(), sizeof(T));
+  in.remove_prefix(sizeof(T));
+  return true;
+}
+
+Status io_error(const std::string& what, const std::string& path) {
+  return Status(Code::kIo, path + ": " + what + ": " + std::strerror(errno));
+}
+
+// An append-only file written through a buffer, read back with pread.
+class SpillFile {
+ public:
+  SpillFile() = default;
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+  ~SpillFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  Status open(const std::string& path) {
+    path_ = path;
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    return fd_ < 0 ? io_error("cannot create", path) : Status();
+  }
+  bool is_open() const { return fd_ >= 0; }
+  const std::string& path() const { return path_; }
+  uint64_t size() const { return written_ + buffer_.size(); }
+
+  Status append(const void* data, std::size_t n) {
+    buffer_.append(static_cast<const char*>(data), n);
+    return buffer_.size() >= kBuffer ? flush() : Status();
+  }
+
+  Status flush() {
+    std::size_t done = 0;
+    while (done < buffer_.size()) {
+      ssize_t w = ::pwrite(fd_, buffer_.data() + done, buffer_.size() - done, static_cast<off_t>(written_ + done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return io_error("cannot write (disk full?)", path_);
+      done += static_cast<std::size_t>(w);
+    }
+    written_ += buffer_.size();
+    buffer_.clear();
+    return Status();
+  }
+
+  // n bytes at offset into out; flushed data only.
+  Status read(uint64_t offset, std::size_t n, std::string& out) const {
+    out.resize(n);
+    std::size_t done = 0;
+    while (done < n) {
+      ssize_t r = ::pread(fd_, out.data() + done, n - done, static_cast<off_t>(offset + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return io_error("cannot read back", path_);
+      done += static_cast<std::size_t>(r);
+    }
+    return Status();
+  }
+
+  // The file is no longer needed: its blocks go back at once.
+  void discard() {
+    if (fd_ >= 0) {
+      ::close(fd_);
+      fd_ = -1;
+      ::unlink(path_.c_str());
+    }
+    buffer_.clear();
+    buffer_.shrink_to_fit();
+    written_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t kBuffer = 1 << 20;
+  std::string path_;
+  int fd_ = -1;
+  std::string buffer_;
+  uint64_t written_ = 0;
+};
+
+// A page as the store keeps it.
+struct Stored {
+  std::string id;
+  double rank = 0;
+  double boilerplate = 0;
+  std::string language;
+  std::string probe;  // the text's start, when the language is still to be identified
+  uint32_t terms = 0;
+  std::vector<uint32_t> sketch;
+
+  // The language, identified from the probe on first need.
+  const std::string& resolved_language() {
+    if (language.empty() && !probe.empty()) {
+      language = primary_language(identify_language(probe).code);
+      probe.clear();
+    }
+    return language;
+  }
+};
+
+void encode(std::string& out, const Stored& s) {
+  out.clear();
+  put<uint32_t>(out, 0);  // length, filled below
+  put<uint32_t>(out, static_cast<uint32_t>(s.id.size()));
+  out += s.id;
+  put(out, s.rank);
+  put(out, s.boilerplate);
+  put<uint8_t>(out, static_cast<uint8_t>(std::min<std::size_t>(s.language.size(), 255)));
+  out.append(s.language, 0, std::min<std::size_t>(s.language.size(), 255));
+  put<uint32_t>(out, static_cast<uint32_t>(s.probe.size()));
+  out += s.probe;
+  put(out, s.terms);
+  put<uint32_t>(out, static_cast<uint32_t>(s.sketch.size()));
+  out.append(reinterpret_cast<const char*>(s.sketch.data()), s.sketch.size() * sizeof(uint32_t));
+  uint32_t length = static_cast<uint32_t>(out.size());
+  std::memcpy(out.data(), &length, sizeof(length));
+}
+
+bool decode(std::string_view in, Stored& s) {
+  uint32_t length = 0, id_size = 0, n = 0;
+  uint8_t lang_size = 0;
+  if (!get(in, length) || !get(in, id_size) || in.size() < id_size) return false;
+  s.id.assign(in.substr(0, id_size));
+  in.remove_prefix(id_size);
+  if (!get(in, s.rank) || !get(in, s.boilerplate) || !get(in, lang_size) || in.size() < lang_size) return false;
+  s.language.assign(in.substr(0, lang_size));
+  in.remove_prefix(lang_size);
+  uint32_t probe_size = 0;
+  if (!get(in, probe_size) || in.size() < probe_size) return false;
+  s.probe.assign(in.substr(0, probe_size));
+  in.remove_prefix(probe_size);
+  if (!get(in, s.terms) || !get(in, n) || in.size() < n * sizeof(uint32_t)) return false;
+  s.sketch.resize(n);
+  std::memcpy(s.sketch.data(), in.data(), n * sizeof(uint32_t));
+  return true;
+}
+
+// A verified pair (ordinals a < b).
+struct Verified {
+  uint32_t a, b;
+  float score;
+};
+
+// Union-find over a sparse set of pages: the smaller ordinal is the root,
+// so a component's root is its first page whatever the merge order.
+struct SparseForest {
+  std::unordered_map<uint32_t, uint32_t> parent;
+  uint32_t find(uint32_t x) {
+    auto it = parent.find(x);
+    if (it == parent.end()) return x;
+    uint32_t root = x;
+    while (true) {
+      auto p = parent.find(root);
+      if (p == parent.end() || p->second == root) break;
+      root = p->second;
+    }
+    while (x != root) {  // path compression
+      uint32_t& px = parent[x];
+      uint32_t next = px;
+      px = root;
+      x = next;
+    }
+    return root;
+  }
+  void unite(uint32_t a, uint32_t b) {
+    a = find(a);
+    b = find(b);
+    if (a == b) return;
+    if (a > b) std::swap(a, b);
+    parent[b] = a;
+    parent.try_emplace(a, a);
+  }
+  // (page, root) for every page not a root, sorted.
+  std::vector<std::pair<uint32_t, uint32_t>> edges() {
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    std::vector<uint32_t> pages;
+    for (const auto& [p, q] : parent) pages.push_back(p);
+    for (uint32_t p : pages) {
+      uint32_t r = find(p);
+      if (r != p) out.emplace_back(p, r);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+std::string mb(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.1f MB", static_cast<double>(bytes) / 1e6);
+  return buf;
+}
+
+}  // namespace
+
+struct CorpusDedup::Impl {
+  CorpusOptions options;
+  Exchange& exchange;
+  int rank = 0;
+  int ranks = 1;
+  uint32_t bands = 0, rows = 0;
+  std::string dir;  // this rank's work directory
+  uint64_t key_limit = 0;  // bytes of keys held before spilling
+
+  // Pages of this rank: store offset per local slot (ordinal / ranks).
+  SpillFile store;
+  std::vector<uint64_t> offsets;
+  static constexpr uint64_t kAbsent = UINT64_MAX;
+  uint64_t last_ordinal = 0;
+  bool any = false;
+  uint64_t pages = 0;
+
+  // Keys owned by this rank: in memory until key_limit, then partitioned.
+  std::vector<Key> keys;
+  std::vector<std::unique_ptr<SpillFile>> partitions;
+  uint64_t keys_total = 0;
+  uint64_t spilled = 0;
+  // Keys owned by other ranks, until the shuffle.
+  std::vector<std::unique_ptr<SpillFile>> outgoing;
+
+  std::string scratch;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+
+  Impl(const CorpusOptions& o, Exchange& e) : options(o), exchange(e) {}
+
+  ~Impl() {
+    if (!dir.empty()) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  }
+
+  void report(const std::string& line) {
+    if (rank != 0 || !options.progress) return;
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), " (%.1f s)",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    options.progress(line + buf);
+  }
+
+  int owner_of_key(uint64_t key) const { return static_cast<int>((key >> 32) % static_cast<uint64_t>(ranks)); }
+  int owner_of_page(uint32_t page) const { return static_cast<int>(page % static_cast<uint32_t>(ranks)); }
+
+  Status open() {
+    rank = exchange.rank();
+    ranks = exchange.size();
+    std::tie(bands, rows) = lsh_bands_for(options.dedup.threshold, options.minhash_permutations);
+    key_limit = std::max<uint64_t>(options.memory / 4, 1 << 16);
+    std::string base = options.work_dir;
+    if (base.empty()) {
+      const char* tmp = std::getenv("TMPDIR");
+      base = tmp && *tmp ? tmp : "/tmp";
+    }
+    std::string pattern = base + "/husk-dedup-" + std::to_string(rank) + "-XXXXXX";
+    if (!::mkdtemp(pattern.data())) return io_error("cannot make a work directory", base);
+    dir = pattern;
+    if (Status st = store.open(dir + "/pages"); !st.ok()) return st;
+    outgoing.resize(static_cast<std::size_t>(ranks));
+    for (int r = 0; r < ranks; ++r) {
+      if (r == rank) continue;
+      outgoing[r] = std::make_unique<SpillFile>();
+      if (Status st = outgoing[r]->open(dir + "/to-" + std::to_string(r)); !st.ok()) return st;
+    }
+    return Status();
+  }
+
+  // ---- map ----
+
+  Status spill_keys() {
+    if (partitions.empty()) {
+      for (int p = 0; p < 64; ++p) {
+        partitions.push_back(std::make_unique<SpillFile>());
+        if (Status st = partitions.back()->open(dir + "/keys-" + std::to_string(p)); !st.ok()) return st;
+      }
+    }
+    for (const Key& k : keys)
+      if (Status st = partitions[k.key >> 58]->append(&k, sizeof(k)); !st.ok()) return st;
+    spilled += keys.size() * sizeof(Key);
+    keys.clear();
+    return Status();
+  }
+
+  Status keep_key(const Key& k) {
+    ++keys_total;
+    keys.push_back(k);
+    if (keys.size() * sizeof(Key) >= key_limit) return spill_keys();
+    return Status();
+  }
+
+  Status add(uint64_t ordinal, const DedupPage& page, std::string_view probe) {
+    if (ordinal % static_cast<uint64_t>(ranks) != static_cast<uint64_t>(rank))
+      return Status(Code::kInvalidArgument, "page " + page.id + ": ordinal " + std::to_string(ordinal) +
+                                                " belongs to rank " + std::to_string(ordinal % ranks));
+    if (ordinal > UINT32_MAX) return Status(Code::kLimit, "more than 2^32 pages in one run");
+    if (any && ordinal <= last_ordinal)
+      return Status(Code::kInvalidArgument, "page " + page.id + ": ordinals must increase");
+    if (page.sig.minhash.size() != options.minhash_permutations)
+      return Status(Code::kInvalidArgument, "page " + page.id + ": " + std::to_string(page.sig.minhash.size()) +
+                                                " minhash minima, expected " +
+                                                std::to_string(options.minhash_permutations));
+    any = true;
+    last_ordinal = ordinal;
+    Stored s{page.id, page.rank, page.boilerplate, page.language, std::string(page.language.empty() ? probe : ""),
+             page.sig.terms, page.sig.shingles};
+    const std::size_t slot = ordinal / static_cast<uint64_t>(ranks);
+    if (offsets.size() <= slot) offsets.resize(slot + 1, kAbsent);
+    offsets[slot] = store.size();
+    encode(scratch, s);
+    if (Status st = store.append(scratch.data(), scratch.size()); !st.ok()) return st;
+    ++pages;
+    const std::vector<uint32_t>& whole_of = page.sig.shingles.empty() ? page.sig.minhash : page.sig.shingles;
+    const auto whole = static_cast<uint32_t>(
+        xxh64(std::string_view(reinterpret_cast<const char*>(whole_of.data()), whole_of.size() * sizeof(uint32_t)), 0));
+    for (uint32_t band = 0; band < bands; ++band) {
+      Key k{band_key(page.sig.minhash, band, rows), static_cast<uint32_t>(ordinal), whole};
+      int to = owner_of_key(k.key);
+      Status st = to == rank ? keep_key(k) : outgoing[to]->append(&k, sizeof(k));
+      if (!st.ok()) return st;
+    }
+    return Status();
+  }
+
+  // ---- shuffle: keys to their owners, in rounds of bounded size ----
+
+  Status shuffle() {
+    if (ranks == 1) return Status();
+    const uint64_t chunk = std::max<uint64_t>(key_limit / static_cast<uint64_t>(2 * ranks), 1 << 16) / sizeof(Key) * sizeof(Key);
+    std::vector<uint64_t> sent(static_cast<std::size_t>(ranks), 0);
+    for (auto& f : outgoing)
+      if (f)
+        if (Status st = f->flush(); !st.ok()) return st;
+    while (true) {
+      uint64_t left = 0;
+      std::vector<std::string> out(static_cast<std::size_t>(ranks));
+      for (int r = 0; r < ranks; ++r) {
+        if (r == rank) continue;
+        uint64_t n = std::min(chunk, outgoing[r]->size() - sent[r]);
+        if (n > 0)
+          if (Status st = outgoing[r]->read(sent[r], n, out[r]); !st.ok()) return st;
+        sent[r] += n;
+        left += outgoing[r]->size() - sent[r];
+      }
+      std::vector<std::string> in = exchange.all_to_all(std::move(out));
+      for (const std::string& bytes : in) {
+        if (bytes.size() % sizeof(Key) != 0) return Status(Code::kCorrupt, "a rank sent a partial key");
+        for (std::size_t at = 0; at < bytes.size(); at += sizeof(Key)) {
+          Key k;
+          std::memcpy(&k, bytes.data() + at, sizeof(k));
+          if (Status st = keep_key(k); !st.ok()) return st;
+        }
+      }
+      if (exchange.sum(left) == 0) break;
+    }
+    for (auto& f : outgoing)
+      if (f) f->discard();
+    return Status();
+  }
+
+  // ---- group: pages sharing a key become candidate pairs ----
+
+  std::vector<uint64_t> candidates;  // a << 32 | b, a < b
+  std::size_t candidates_sorted = 0;
+
+  void compact_candidates() {
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    candidates_sorted = candidates.size();
+  }
+
+  void pair(uint32_t a, uint32_t b) {
+    if (a == b) return;
+    if (a > b) std::swap(a, b);
+    candidates.push_back(static_cast<uint64_t>(a) << 32 | b);
+    if (candidates.size() >= 2 * std::max<std::size_t>(candidates_sorted, 1 << 20)) compact_candidates();
+  }
+
+  // Keys sorted by (key, page).
+  void group(std::vector<Key>& ks) {
+    std::sort(ks.begin(), ks.end(), key_order);
+    std::vector<Key> bucket;
+    for (std::size_t i = 0; i < ks.size();) {
+      std::size_t j = i + 1;
+      while (j < ks.size() && ks[j].key == ks[i].key) ++j;
+      if (j - i >= 64) {
+        // Copies (equal sketches) as a star around the first; distinct
+        // texts against each other.
+        bucket.assign(ks.begin() + static_cast<std::ptrdiff_t>(i), ks.begin() + static_cast<std::ptrdiff_t>(j));
+        std::sort(bucket.begin(), bucket.end(),
+                  [](const Key& x, const Key& y) { return x.whole != y.whole ? x.whole < y.whole : x.page < y.page; });
+        std::vector<uint32_t> distinct;
+        for (std::size_t x = 0; x < bucket.size();) {
+          std::size_t y = x + 1;
+          for (; y < bucket.size() && bucket[y].whole == bucket[x].whole; ++y) pair(bucket[x].page, bucket[y].page);
+          distinct.push_back(bucket[x].page);
+          x = y;
+        }
+        std::sort(distinct.begin(), distinct.end());
+        for (std::size_t x = 0; x < distinct.size(); ++x)
+          for (std::size_t y = x + 1; y < distinct.size(); ++y) pair(distinct[x], distinct[y]);
+      } else {
+        for (std::size_t x = i; x < j; ++x)
+          for (std::size_t y = x + 1; y < j; ++y) pair(ks[x].page, ks[y].page);
+      }
+      i = j;
+    }
+  }
+
+  // A partition file, split further while it is larger than the budget.
+  Status group_file(SpillFile& file, int depth) {
+    if (Status st = file.flush(); !st.ok()) return st;
+    const uint64_t size = file.size();
+    if (size <= key_limit || depth >= 9) {
+      std::string bytes;
+      if (Status st = file.read(0, size, bytes); !st.ok()) return st;
+      file.discard();
+      std::vector<Key> ks(size / sizeof(Key));
+      std::memcpy(ks.data(), bytes.data(), ks.size() * sizeof(Key));
+      bytes.clear();
+      bytes.shrink_to_fit();
+      group(ks);
+      return Status();
+    }
+    std::vector<std::unique_ptr<SpillFile>> parts;
+    for (int p = 0; p < 64; ++p) {
+      parts.push_back(std::make_unique<SpillFile>());
+      if (Status st = parts.back()->open(file.path() + "-" + std::to_string(p)); !st.ok()) return st;
+    }
+    const int shift = 58 - 6 * (depth + 1);
+    std::string bytes;
+    for (uint64_t at = 0; at < size;) {
+      uint64_t n = std::min<uint64_t>(size - at, 16 << 20);
+      if (Status st = file.read(at, n, bytes); !st.ok()) return st;
+      for (std::size_t x = 0; x + sizeof(Key) <= bytes.size(); x += sizeof(Key)) {
+        Key k;
+        std::memcpy(&k, bytes.data() + x, sizeof(k));
+        if (Status st = parts[(k.key >> shift) & 63]->append(&k, sizeof(k)); !st.ok()) return st;
+      }
+      at += n;
+    }
+    file.discard();
+    for (auto& p : parts)
+      if (Status st = group_file(*p, depth + 1); !st.ok()) return st;
+    return Status();
+  }
+
+  Status group_all() {
+    if (partitions.empty()) {
+      group(keys);
+      keys.clear();
+      keys.shrink_to_fit();
+    } else {
+      if (Status st = spill_keys(); !st.ok()) return st;
+      keys.shrink_to_fit();
+      for (auto& p : partitions)
+        if (Status st = group_file(*p, 0); !st.ok()) return st;
+      partitions.clear();
+    }
+    compact_candidates();
+    return Status();
+  }
+
+  // ---- verify ----
+
+  Status read_stored(uint32_t page, Stored& s, std::string& buf) const {
+    const std::size_t slot = page / static_cast<uint32_t>(ranks);
+    if (slot >= offsets.size() || offsets[slot] == kAbsent)
+      return Status(Code::kInternal, "page " + std::to_string(page) + " is not stored on rank " + std::to_string(rank));
+    uint32_t length = 0;
+    if (Status st = store.read(offsets[slot], sizeof(length), buf); !st.ok()) return st;
+    std::memcpy(&length, buf.data(), sizeof(length));
+    if (Status st = store.read(offsets[slot], length, buf); !st.ok()) return st;
+    if (!decode(buf, s)) return Status(Code::kCorrupt, store.path() + ": bad record at offset " + std::to_string(offsets[slot]));
+    return Status();
+  }
+
+  std::vector<Verified> verified;
+  uint64_t compared = 0;
+
+  // Candidates to the owner of b, deduplicated there.
+  Status route_candidates(std::vector<uint64_t>& mine) {
+    if (ranks == 1) {
+      mine = std::move(candidates);
+      return Status();
+    }
+    const std::size_t chunk = std::max<std::size_t>(key_limit / 8 / static_cast<std::size_t>(ranks), 1 << 14);
+    std::size_t at = 0;
+    // Sorted by a: one pass deals each chunk out by the owner of b.
+    while (true) {
+      std::vector<std::string> out(static_cast<std::size_t>(ranks));
+      std::size_t end = std::min(candidates.size(), at + chunk);
+      for (; at < end; ++at) put(out[owner_of_page(static_cast<uint32_t>(candidates[at]))], candidates[at]);
+      std::vector<std::string> in = exchange.all_to_all(std::move(out));
+      for (const std::string& bytes : in)
+        for (std::size_t x = 0; x + 8 <= bytes.size(); x += 8) {
+          uint64_t c;
+          std::memcpy(&c, bytes.data() + x, 8);
+          mine.push_back(c);
+        }
+      if (exchange.sum(candidates.size() - at) == 0) break;
+    }
+    candidates.clear();
+    candidates.shrink_to_fit();
+    std::sort(mine.begin(), mine.end());
+    mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+    return Status();
+  }
+
+  // Pairs arrive with b's sketch; a's is read here, on `jobs` threads.
+  Status verify_batch(const std::string& bytes, std::vector<Verified>& out) {
+    struct Item {
+      uint32_t a, b;
+      Stored other;
+    };
+    std::vector<Item> items;
+    std::string_view in = bytes;
+    while (!in.empty()) {
+      Item item;
+      uint32_t length = 0;
+      if (!get(in, item.a) || !get(in, item.b)) return Status(Code::kCorrupt, "a rank sent a partial pair");
+      std::memcpy(&length, in.data(), std::min<std::size_t>(in.size(), sizeof(length)));
+      if (in.size() < length || length < sizeof(length) || !decode(in.substr(0, length), item.other))
+        return Status(Code::kCorrupt, "a rank sent a partial page record");
+      in.remove_prefix(length);
+      items.push_back(std::move(item));
+    }
+    const unsigned jobs =
+        std::max(1u, std::min<unsigned>(options.jobs ? options.jobs : std::thread::hardware_concurrency(),
+                                        static_cast<unsigned>(items.size() / 256 + 1)));
+    std::vector<std::vector<Verified>> found(jobs);
+    std::vector<Status> errors(jobs);
+    std::atomic<std::size_t> next{0};
+    auto work = [&](unsigned t) {
+      Stored mine;
+      std::string buf;
+      uint32_t cached = UINT32_MAX;
+      for (std::size_t i = next++; i < items.size(); i = next++) {
+        Item& item = items[i];
+        if (item.a != cached) {
+          if (Status st = read_stored(item.a, mine, buf); !st.ok()) {
+            errors[t] = st;
+            return;
+          }
+          cached = item.a;
+        }
+        if (!comparable_pages(mine.resolved_language(), mine.terms, item.other.language, item.other.terms,
+                              options.dedup))
+          continue;
+        double j = sketch_jaccard(mine.sketch, item.other.sketch, options.dedup.sketch);
+        if (j >= options.dedup.threshold) found[t].push_back({item.a, item.b, static_cast<float>(j)});
+      }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work, t);
+    work(0);
+    for (std::thread& t : threads) t.join();
+    for (unsigned t = 0; t < jobs; ++t) {
+      if (!errors[t].ok()) return errors[t];
+      out.insert(out.end(), found[t].begin(), found[t].end());
+    }
+    return Status();
+  }
+
+  Status verify_all() {
+    std::vector<uint64_t> mine;  // pairs whose b this rank owns
+    if (Status st = route_candidates(mine); !st.ok()) return st;
+    compared = mine.size();
+    // By (a's owner, a, b): each batch for one owner holds runs of one a,
+    // so a's record is read once per run.
+    std::sort(mine.begin(), mine.end(), [&](uint64_t x, uint64_t y) {
+      int ox = owner_of_page(static_cast<uint32_t>(x >> 32)), oy = owner_of_page(static_cast<uint32_t>(y >> 32));
+      return ox != oy ? ox < oy : x < y;
+    });
+    // b's record is attached to every pair naming it: cache the last few.
+    std::unordered_map<uint32_t, std::string> cache;
+    std::string buf;
+    Stored s;
+    const std::size_t batch_bytes = std::max<std::size_t>(key_limit / 4, 1 << 20);
+    std::size_t at = 0;
+    while (true) {
+      std::vector<std::string> out(static_cast<std::size_t>(ranks));
+      std::size_t bytes = 0;
+      for (; at < mine.size() && bytes < batch_bytes; ++at) {
+        auto a = static_cast<uint32_t>(mine[at] >> 32), b = static_cast<uint32_t>(mine[at]);
+        auto it = cache.find(b);
+        if (it == cache.end()) {
+          if (cache.size() > 4096) cache.clear();
+          if (Status st = read_stored(b, s, buf); !st.ok()) return st;
+          // Sent with its language, not the text it is told from.
+          s.resolved_language();
+          encode(buf, s);
+          it = cache.emplace(b, buf).first;
+        }
+        std::string& to = out[owner_of_page(a)];
+        put(to, a);
+        put(to, b);
+        to += it->second;
+        bytes += 8 + it->second.size();
+      }
+      std::vector<std::string> in = exchange.all_to_all(std::move(out));
+      for (const std::string& batch : in)
+        if (Status st = verify_batch(batch, verified); !st.ok()) return st;
+      if (exchange.sum(mine.size() - at) == 0) break;
+    }
+    return Status();
+  }
+
+  // ---- cluster ----
+
+  // Buffers from every rank to rank 0 (the others get nothing back).
+  std::vector<std::string> to_root(std::string mine) {
+    std::vector<std::string> out(static_cast<std::size_t>(ranks));
+    out[0] = std::move(mine);
+    return exchange.all_to_all(std::move(out));
+  }
+
+  // Components: local forests merged pairwise up a binary tree.
+  std::vector<std::pair<uint32_t, uint32_t>> component_edges() {
+    SparseForest forest;
+    for (const Verified& v : verified) forest.unite(v.a, v.b);
+    std::vector<std::pair<uint32_t, uint32_t>> edges = forest.edges();
+    for (int step = 1; step < ranks; step <<= 1) {
+      std::vector<std::string> out(static_cast<std::size_t>(ranks));
+      const bool sender = rank % (2 * step) == step;
+      if (sender)
+        for (const auto& [p, r] : edges) {
+          put(out[rank - step], p);
+          put(out[rank - step], r);
+        }
+      std::vector<std::string> in = exchange.all_to_all(std::move(out));
+      if (sender) {
+        edges.clear();
+        continue;
+      }
+      if (rank % (2 * step) != 0 || rank + step >= ranks) continue;
+      SparseForest merged;
+      for (const auto& [p, r] : edges) merged.unite(p, r);
+      std::string_view bytes = in[rank + step];
+      uint32_t p = 0, r = 0;
+      while (get(bytes, p) && get(bytes, r)) merged.unite(p, r);
+      edges = merged.edges();
+    }
+    return edges;
+  }
+
+  // Every verified pair at rank 0, sorted.
+  std::vector<Verified> pairs_at_root() {
+    std::string mine;
+    for (const Verified& v : verified) put(mine, v);
+    std::vector<std::string> in = to_root(std::move(mine));
+    std::vector<Verified> all;
+    for (const std::string& bytes : in) {
+      std::string_view view = bytes;
+      Verified v;
+      while (get(view, v)) all.push_back(v);
+    }
+    std::sort(all.begin(), all.end(), [](const Verified& x, const Verified& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+    return all;
+  }
+
+  // The stored records of `wanted` pages (rank 0's list; sorted) from their owners.
+  Status fetch(const std::vector<uint32_t>& wanted, bool everything, std::unordered_map<uint32_t, Stored>& got) {
+    std::vector<std::string> requests(static_cast<std::size_t>(ranks));
+    if (rank == 0 && !everything)
+      for (uint32_t p : wanted) put(requests[owner_of_page(p)], p);
+    std::vector<std::string> asked = exchange.all_to_all(std::move(requests));
+    std::string reply;
+    std::string buf;
+    Stored s;
+    auto answer = [&](uint32_t p) -> Status {
+      if (Status st = read_stored(p, s, buf); !st.ok()) return st;
+      // Rank 0 needs the id, rank and boilerplate only.
+      s.probe.clear();
+      s.sketch.clear();
+      encode(buf, s);
+      put(reply, p);
+      reply += buf;
+      return Status();
+    };
+    if (everything) {
+      for (std::size_t slot = 0; slot < offsets.size(); ++slot)
+        if (offsets[slot] != kAbsent)
+          if (Status st = answer(static_cast<uint32_t>(slot * ranks + rank)); !st.ok()) return st;
+    } else {
+      std::string_view view = asked[0];
+      uint32_t p = 0;
+      while (get(view, p))
+        if (Status st = answer(p); !st.ok()) return st;
+    }
+    std::vector<std::string> in = to_root(std::move(reply));
+    for (const std::string& bytes : in) {
+      std::string_view view = bytes;
+      uint32_t p = 0, length = 0;
+      while (get(view, p)) {
+        if (view.size() < sizeof(length)) return Status(Code::kCorrupt, "a rank sent a partial page record");
+        std::memcpy(&length, view.data(), sizeof(length));
+        Stored record;
+        if (view.size() < length || !decode(view.substr(0, length), record))
+          return Status(Code::kCorrupt, "a rank sent a partial page record");
+        view.remove_prefix(length);
+        got.emplace(p, std::move(record));
+      }
+    }
+    return Status();
+  }
+
+  Result<CorpusResult> finish() {
+    CorpusResult result;
+    if (Status st = store.flush(); !st.ok()) return st;
+    result.pages = exchange.sum(pages);
+    report("read " + std::to_string(result.pages) + " pages");
+    if (Status st = shuffle(); !st.ok()) return st;
+    if (Status st = group_all(); !st.ok()) return st;
+    result.keys = exchange.sum(keys_total);
+    result.spilled_bytes = exchange.sum(spilled);
+    report("grouped " + std::to_string(result.keys) + " band keys (" + std::to_string(bands) + " bands of " +
+           std::to_string(rows) + " rows), " + mb(result.spilled_bytes) + " spilled");
+    if (Status st = verify_all(); !st.ok()) return st;
+    result.candidates = exchange.sum(compared);
+    result.verified = exchange.sum(verified.size());
+    report("verified " + std::to_string(result.verified) + " pairs of " + std::to_string(result.candidates) +
+           " candidates");
+
+    // Groups of ordinals, at rank 0.
+    std::vector<std::vector<uint32_t>> groups;
+    const bool greedy = options.dedup.cluster != ClusterMethod::kComponents;
+    std::vector<Verified> all;
+    if (greedy || options.keep_pairs) all = pairs_at_root();
+    if (!greedy) {
+      std::vector<std::pair<uint32_t, uint32_t>> edges;
+      if (options.keep_pairs) {
+        SparseForest forest;
+        for (const Verified& v : all) forest.unite(v.a, v.b);
+        edges = forest.edges();
+      } else {
+        edges = component_edges();
+      }
+      if (rank == 0) {
+        std::sort(edges.begin(), edges.end(),
+                  [](const auto& x, const auto& y) { return x.second != y.second ? x.second < y.second : x.first < y.first; });
+        for (std::size_t i = 0; i < edges.size();) {
+          std::vector<uint32_t> g{edges[i].second};
+          std::size_t j = i;
+          for (; j < edges.size() && edges[j].second == edges[i].second; ++j) g.push_back(edges[j].first);
+          groups.push_back(std::move(g));
+          i = j;
+        }
+      }
+    } else if (rank == 0) {
+      // The greedy methods over the pages that have pairs, renumbered in
+      // order (pages without pairs are their own groups either way).
+      std::vector<uint32_t> touched;
+      for (const Verified& v : all) {
+        touched.push_back(v.a);
+        touched.push_back(v.b);
+      }
+      std::sort(touched.begin(), touched.end());
+      touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+      auto dense = [&](uint32_t p) {
+        return static_cast<uint32_t>(std::lower_bound(touched.begin(), touched.end(), p) - touched.begin());
+      };
+      std::vector<Pair> local;
+      for (const Verified& v : all) local.push_back({dense(v.a), dense(v.b), v.score});
+      for (const Cluster& c : cluster_pairs(touched.size(), local, options.dedup.cluster)) {
+        std::vector<uint32_t> g;
+        for (uint32_t m : c.members) g.push_back(touched[m]);
+        groups.push_back(std::move(g));
+      }
+    }
+
+    std::vector<uint32_t> wanted;
+    for (const auto& g : groups) wanted.insert(wanted.end(), g.begin(), g.end());
+    for (const Verified& v : all) {
+      wanted.push_back(v.a);
+      wanted.push_back(v.b);
+    }
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    std::unordered_map<uint32_t, Stored> info;
+    if (Status st = fetch(wanted, options.singletons, info); !st.ok()) return st;
+    if (rank != 0) return result;
+
+    if (options.singletons) {
+      std::unordered_map<uint32_t, bool> in_group;
+      for (const auto& g : groups)
+        for (uint32_t p : g) in_group[p] = true;
+      for (const auto& [p, s] : info)
+        if (!in_group.count(p)) groups.push_back({p});
+    }
+    for (auto& g : groups) std::sort(g.begin(), g.end());
+    std::sort(groups.begin(), groups.end(), [](const auto& x, const auto& y) { return x.front() < y.front(); });
+    for (const auto& g : groups) {
+      uint32_t best = g.front();
+      for (uint32_t m : g) {
+        const Stored& sm = info[m];
+        const Stored& sb = info[best];
+        if (options.dedup.main == MainPage::kRank && sm.rank > sb.rank) best = m;
+        if (options.dedup.main == MainPage::kLeastBoilerplate && sm.boilerplate < sb.boilerplate) best = m;
+      }
+      CorpusCluster c;
+      c.main = info[best].id;
+      for (uint32_t m : g) c.members.push_back(info[m].id);
+      result.clusters.push_back(std::move(c));
+    }
+    for (const Verified& v : all) result.pairs.push_back({info[v.a].id, info[v.b].id, v.score});
+    report("clustered: " + std::to_string(result.clusters.size()) + " clusters");
+    return result;
+  }
+};
+
+namespace {
+
+class OneProcess final : public Exchange {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  std::vector<std::string> all_to_all(std::vector<std::string> out) override { return out; }
+  uint64_t sum(uint64_t value) override { return value; }
+};
+
+}  // namespace
+
+std::unique_ptr<Exchange> one_process_exchange() { return std::make_unique<OneProcess>(); }
+
+CorpusDedup::CorpusDedup(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CorpusDedup::~CorpusDedup() = default;
+
+Result<std::unique_ptr<CorpusDedup>> CorpusDedup::make(const CorpusOptions& options, Exchange& exchange) {
+  if (options.dedup.method != "minhash")
+    return Status(Code::kInvalidArgument, "corpus-scale dedup runs the minhash method, not \"" + options.dedup.method + "\"");
+  if (options.minhash_permutations == 0) return Status(Code::kInvalidArgument, "minhash_permutations must be positive");
+  auto impl = std::make_unique<Impl>(options, exchange);
+  if (Status st = impl->open(); !st.ok()) return st;
+  return std::unique_ptr<CorpusDedup>(new CorpusDedup(std::move(impl)));
+}
+
+Status CorpusDedup::add(uint64_t ordinal, const DedupPage& page, std::string_view language_probe) {
+  return impl_->add(ordinal, page, language_probe);
+}
+
+Result<CorpusResult> CorpusDedup::finish() { return impl_->finish(); }
+
+}  // namespace husk
