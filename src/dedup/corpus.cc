@@ -288,7 +288,7 @@ struct CorpusDedup::Impl {
     rank = exchange.rank();
     ranks = exchange.size();
     std::tie(bands, rows) = lsh_bands_for(options.dedup.threshold, options.minhash_permutations);
-    key_limit = std::max<uint64_t>(options.memory / 4, 1 << 16);
+    key_limit = std::max<uint64_t>(options.memory / 4, 4096);
     std::string base = options.work_dir;
     if (base.empty()) {
       const char* tmp = std::getenv("TMPDIR");
@@ -585,11 +585,14 @@ struct CorpusDedup::Impl {
           }
           cached = item.a;
         }
-        if (!comparable_pages(mine.resolved_language(), mine.terms, item.other.language, item.other.terms,
+        // The similarity first: languages are identified only for pairs
+        // that pass it.
+        double j = sketch_jaccard(mine.sketch, item.other.sketch, options.dedup.sketch);
+        if (j < options.dedup.threshold) continue;
+        if (!comparable_pages(mine.resolved_language(), mine.terms, item.other.resolved_language(), item.other.terms,
                               options.dedup))
           continue;
-        double j = sketch_jaccard(mine.sketch, item.other.sketch, options.dedup.sketch);
-        if (j >= options.dedup.threshold) found[t].push_back({item.a, item.b, static_cast<float>(j)});
+        found[t].push_back({item.a, item.b, static_cast<float>(j)});
       }
     };
     std::vector<std::thread> threads;
@@ -628,8 +631,8 @@ struct CorpusDedup::Impl {
         if (it == cache.end()) {
           if (cache.size() > 4096) cache.clear();
           if (Status st = read_stored(b, s, buf); !st.ok()) return st;
-          // Sent with its language, not the text it is told from.
-          s.resolved_language();
+          // Rank, boilerplate and id stay here.
+          s.id.clear();
           encode(buf, s);
           it = cache.emplace(b, buf).first;
         }
