@@ -51,9 +51,10 @@ std::string gzip(const std::string& bytes) {
   return out;
 }
 
-CommandResult run_husk(const std::string& args) {
+CommandResult run_husk(const std::string& args) { return run_command(std::string(HUSK_BINARY) + " " + args); }
+
+CommandResult run_command(const std::string& cmd) {
   CommandResult result;
-  std::string cmd = std::string(HUSK_BINARY) + " " + args;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) return result;
   std::array<char, 65536> buf;

@@ -35,6 +35,8 @@ struct CommandResult {
 };
 // Runs `husk ARGS` with stdout captured (stderr goes to the test log).
 CommandResult run_husk(const std::string& args);
+// Runs a shell command the same way.
+CommandResult run_command(const std::string& cmd);
 
 // A parameterised test's name from free text: non-alphanumerics become '_'.
 std::string test_name(std::string text);
