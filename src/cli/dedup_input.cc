@@ -5,6 +5,7 @@
 #include "base/text_util.h"
 #include "cli/common.h"
 #include "husk/metadata.h"
+#include "sign/signature_file.h"
 #include "sign/signature_json.h"
 
 namespace husk::cli {
@@ -96,8 +97,19 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   LoadedPages out;
   std::vector<Loaded> loaded;
   jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
-  std::vector<std::string> records, raw;
-  for (const std::string& in : inputs) (is_record_file(in) ? records : raw).push_back(in);
+  std::vector<std::string> records, binary, raw;
+  for (const std::string& in : inputs)
+    (is_signature_file(in) ? binary : is_record_file(in) ? records : raw).push_back(in);
+
+  for (const std::string& in : binary)
+    if (Status st = read_signature_file(in, [&](DedupPage&& page) {
+          Loaded l;
+          l.page = std::move(page);
+          l.has_signature = l.usable = l.page.sig.terms > 0;
+          loaded.push_back(std::move(l));
+        });
+        !st.ok())
+      out.errors.push_back(std::move(st));
 
   auto read_record = [](const Line& line) {
     Loaded l = from_record(line);
@@ -172,10 +184,25 @@ StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigne
   jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
   SignOptions minhash_only = sign_options;
   minhash_only.signers = {"minhash"};
-  std::vector<std::string> records, raw;
-  for (const std::string& in : inputs) (is_record_file(in) ? records : raw).push_back(in);
+  std::vector<std::string> records, binary, raw;
+  for (const std::string& in : inputs)
+    (is_signature_file(in) ? binary : is_record_file(in) ? records : raw).push_back(in);
   const auto share = static_cast<uint64_t>(ranks);
   uint64_t ordinal = 0;
+
+  for (const std::string& in : binary)
+    if (Status st = read_signature_file(in, [&](DedupPage&& page) {
+          if (ordinal++ % share != static_cast<uint64_t>(rank)) return;
+          if (page.sig.minhash.empty()) {
+            ++out.without_signature;
+          } else if (Status added = sink(ordinal - 1, page, {}); !added.ok()) {
+            out.record_errors.push_back(std::move(added));
+          } else {
+            ++out.pages;
+          }
+        });
+        !st.ok())
+      out.errors.push_back(std::move(st));
 
   struct Item {
     uint64_t ordinal = 0;

@@ -3,7 +3,9 @@
 //   JSONL with "sig"             used as it is (records with "sig": null,
 //                                failed pages, are counted and left out)
 //   JSONL with "text", no "sig"  normalised and signed here
+//   husk signature files         (husk sign --format binary) used as they are
 //   HTML, WARC, directories      extracted (density), then signed here
+// Signature files come first, then JSONL, then pages.
 // Texts signed here use collection statistics built from the same texts.
 #pragma once
 

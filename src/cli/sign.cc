@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "sign/signature_file.h"
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "husk/processor.h"
@@ -21,6 +22,7 @@ struct SignArgs {
   std::string config;
   std::string normalize;
   std::string output = "-";
+  std::string format = "jsonl";
   unsigned jobs = 0;
 };
 
@@ -98,19 +100,48 @@ int run_sign(const SignArgs& args) {
   Output output;
   if (Status st = output.open(args.output); !st.ok()) return fail("sign", st.message(), 1);
   std::ios::sync_with_stdio(false);
+  const bool binary = args.format == "binary";
+  if (binary) output.out() << signature_file_header();
+  // The binary record of a signed line: the fields dedup reads.
+  auto binary_record = [](const Line& line, const nlohmann::json& j, Signatures&& sig) {
+    DedupPage page;
+    auto text = [&](const char* name) {
+      auto it = j.find(name);
+      return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    auto number = [&](const char* name) {
+      auto it = j.find(name);
+      return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+    };
+    page.id = j.contains("id") && j["id"].is_string() ? text("id") : line.source;
+    page.url = text("url");
+    page.title = text("title");
+    page.language = text("language");
+    page.rank = number("rank");
+    page.boilerplate = number("boilerplate");
+    page.sig = std::move(sig);
+    std::string out;
+    append_signature_record(out, page);
+    return out;
+  };
   Progress progress("sign");
   std::size_t done = 0, bad = 0, bytes = 0;
   std::vector<Status> errors = over_lines<std::string>(
       args.inputs, args.jobs,
       [&](const Line& line) -> std::string {
-        if (!line.status.ok()) return error_record(line, line.status.to_string());
+        if (!line.status.ok()) return binary ? std::string() : error_record(line, line.status.to_string());
         Record r = parse_record(line.text);
-        if (r.json.is_discarded() || !r.json.is_object()) return error_record(line, "corrupt: line is not a JSON object");
+        if (r.json.is_discarded() || !r.json.is_object())
+          return binary ? std::string() : error_record(line, "corrupt: line is not a JSON object");
         std::string sig = "null";
         if (r.signable) {
           Signatures s = processor->sign(r.text);
+          // Records without a signature are left out of the binary file
+          // (dedup leaves them out anyway); they are counted below.
+          if (binary) return s.terms > 0 ? binary_record(line, r.json, std::move(s)) : std::string();
           if (s.terms > 0) sig = signatures_json(s);
         }
+        if (binary) return std::string();
         // The record stays as it came; "sig" is appended (or replaced).
         std::string record = line.text;
         if (r.json.contains("sig")) {
@@ -125,7 +156,7 @@ int run_sign(const SignArgs& args) {
       [&](const Line& line, std::string& result) {
         output.out() << result;
         ++done;
-        if (result.find("\"sig\":null}") != std::string::npos) ++bad;
+        if (binary ? result.empty() : result.find("\"sig\":null}") != std::string::npos) ++bad;
         bytes += line.text.size();
         progress.update(done, bad, bytes);
       });
@@ -186,6 +217,11 @@ Command add_sign_command(CLI::App& app) {
   cmd->add_option("--normalize", args->normalize, "numbers=keep|drop|mask,letters=join|keep,min-run=N (default: " +
                                                       describe(NormalizeOptions{}) + ")");
   cmd->add_option("-o,--output", args->output, "Output file (- for stdout)")->capture_default_str();
+  cmd->add_option("--format", args->format,
+                  "jsonl: the records with \"sig\" added; binary: husk's signature file for husk dedup (the fields "
+                  "dedup reads; records without a signature are left out and counted)")
+      ->check(CLI::IsMember({"jsonl", "binary"}))
+      ->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs, "Records processed in parallel (0: one per core)")->capture_default_str();
   return {cmd, [args] { return run_sign(*args); }};
 }

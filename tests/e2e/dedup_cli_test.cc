@@ -1,5 +1,6 @@
 // husk dedup and husk eval dedup through the binary, and the dev-set bar:
 // raw HTML -> extract -> sign -> dedup with default settings.
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -73,6 +74,51 @@ TEST(DedupCli, ClustersFromSignedRecordsAreDeterministic) {
     EXPECT_EQ(r.exit_code, 0) << method;
     EXPECT_EQ(r.out.find("unique"), std::string::npos) << method;
   }
+}
+
+// The binary signature file: the same clusters as the JSON, for every
+// method; a damaged file is an error naming it and the record's offset,
+// and the records before the damage still count.
+TEST(DedupCli, BinarySignatureFilesGiveTheSameClustersAndReportDamage) {
+  TempDir dir;
+  write_file(dir.file("in.jsonl"), records());
+  ASSERT_EQ(run_husk("sign " + dir.file("in.jsonl") + " -o " + dir.file("signed.jsonl") + " 2>/dev/null").exit_code, 0);
+  ASSERT_EQ(run_husk("sign --format binary " + dir.file("in.jsonl") + " -o " + dir.file("signed.hsig") + " 2>/dev/null")
+                .exit_code,
+            0);
+  const std::string bytes = test::read_file(dir.file("signed.hsig"));
+  ASSERT_EQ(bytes.substr(0, 8), "HUSKSIG\n");
+  EXPECT_LT(bytes.size(), test::read_file(dir.file("signed.jsonl")).size() / 2);
+  for (const char* method : {"minhash", "simhash", "spotsigs", "lexrand", "supershingles", "md5"}) {
+    auto json = run_husk(std::string("dedup --singletons --method ") + method + " " + dir.file("signed.jsonl") + " 2>/dev/null");
+    auto binary = run_husk(std::string("dedup --singletons --method ") + method + " " + dir.file("signed.hsig") + " 2>/dev/null");
+    EXPECT_EQ(binary.exit_code, 0) << method;
+    EXPECT_EQ(binary.out, json.out) << method;
+    if (std::string(method) == "minhash") EXPECT_EQ(test::lines(binary.out).size(), 5u);
+  }
+  // The third record's first payload byte flipped; then the file cut short.
+  uint32_t first = 0, second = 0;
+  std::memcpy(&first, bytes.data() + 16, 4);
+  std::memcpy(&second, bytes.data() + 16 + 8 + first, 4);
+  const std::size_t third = 16 + 8 + first + 8 + second;
+  std::string damaged = bytes;
+  damaged[third + 4] ^= 0x55;
+  write_file(dir.file("damaged.hsig"), damaged);
+  auto r = test::run_command(std::string(HUSK_BINARY) + " dedup --singletons " + dir.file("damaged.hsig") + " 2>&1 >" +
+                             dir.file("out.jsonl"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find(dir.file("damaged.hsig") + ": offset " + std::to_string(third) + ": checksum mismatch"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(test::lines(test::read_file(dir.file("out.jsonl"))).size(), 1u) << "the two records before the damage";
+  write_file(dir.file("short.hsig"), bytes.substr(0, third + 6));
+  r = test::run_command(std::string(HUSK_BINARY) + " dedup " + dir.file("short.hsig") + " 2>&1 >/dev/null");
+  EXPECT_NE(r.out.find("offset " + std::to_string(third) + ": truncated record"), std::string::npos) << r.out;
+  std::string future = bytes;
+  future[8] = 9;
+  write_file(dir.file("future.hsig"), future);
+  r = test::run_command(std::string(HUSK_BINARY) + " dedup " + dir.file("future.hsig") + " 2>&1 >/dev/null");
+  EXPECT_NE(r.out.find("signature file version 9, this husk reads version 1"), std::string::npos) << r.out;
 }
 
 // The same words under two declared languages (a page and its copy filed
