@@ -86,6 +86,19 @@ Loaded from_record(const Line& line) {
   return l;
 }
 
+// A page the processor extracted (its language identified there), to be signed.
+Loaded from_page(PageResult&& r) {
+  Loaded l;
+  l.page.id = r.id;
+  l.page.url = r.url;
+  l.page.title = r.title;
+  l.page.boilerplate = r.boilerplate;
+  l.page.language = primary_language(r.language.code);
+  l.text = std::move(r.text);
+  l.usable = r.status.ok();
+  return l;
+}
+
 // The language of a page whose record does not name one: CLD2 on its text.
 void identify(Loaded& l) {
   if (l.page.language.empty() && !l.text.empty()) l.page.language = primary_language(identify_language(l.text).code);
@@ -128,18 +141,7 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
     Result<Processor> processor = Processor::make(defaults);
     OrderedBatches<RawPage, Loaded> extract(
         jobs,
-        [&](const RawPage& page) {
-          PageResult r = processor->process(page);
-          Loaded l;
-          l.page.id = r.id;
-          l.page.url = r.url;
-          l.page.title = r.title;
-          l.page.boilerplate = r.boilerplate;
-          l.page.language = primary_language(r.language.code);
-          l.text = std::move(r.text);
-          l.usable = r.status.ok();
-          return l;
-        },
+        [&](const RawPage& page) { return from_page(processor->process(page)); },
         [&](const RawPage&, Loaded& l) { loaded.push_back(std::move(l)); });
     IngestStats stats = ingest(raw, IngestOptions{}, [&](RawPage&& page) {
       std::size_t size = page.bytes.size();
@@ -256,15 +258,7 @@ StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigne
     OrderedBatches<Item, Loaded> from_pages(
         jobs,
         [&](const Item& item) {
-          PageResult r = processor->process(item.page);
-          Loaded l;
-          l.page.id = r.id;
-          l.page.url = r.url;
-          l.page.title = r.title;
-          l.page.boilerplate = r.boilerplate;
-          l.page.language = primary_language(r.language.code);
-          l.text = std::move(r.text);
-          l.usable = r.status.ok();
+          Loaded l = from_page(processor->process(item.page));
           finish(l);
           l.text.clear();  // the processor has identified the language already
           return l;

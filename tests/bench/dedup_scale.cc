@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "dedup/search.h"
 #include "husk/normalize.h"
 #include "husk/sign.h"
 
@@ -39,21 +40,9 @@ std::vector<uint32_t> shingles(const std::string& text) {
   return husk::sign(husk::normalize(text, options.normalize), options, nullptr).shingles;
 }
 
+// Exact: sketches as long as the texts are the whole shingle sets.
 double jaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
-  std::size_t both = 0;
-  for (std::size_t x = 0, y = 0; x < a.size() && y < b.size();) {
-    if (a[x] == b[y]) {
-      ++both;
-      ++x;
-      ++y;
-    } else if (a[x] < b[y]) {
-      ++x;
-    } else {
-      ++y;
-    }
-  }
-  std::size_t either = a.size() + b.size() - both;
-  return either ? static_cast<double>(both) / static_cast<double>(either) : 0;
+  return husk::sketch_jaccard(a, b, UINT32_MAX);
 }
 
 using Key = std::pair<std::string, std::string>;
