@@ -16,6 +16,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "base/bytes.h"
 #include "dedup/search.h"
 #include "husk/metadata.h"
 #include "sign/hashing.h"
@@ -33,20 +34,6 @@ struct Key {
 static_assert(sizeof(Key) == 16);
 
 bool key_order(const Key& x, const Key& y) { return x.key != y.key ? x.key < y.key : x.page < y.page; }
-
-// Bytes appended to and read from a flat buffer.
-template <typename T>
-void put(std::string& out, const T& v) {
-  out.append(reinterpret_cast<const char*>(&v), sizeof(T));
-}
-
-template <typename T>
-bool get(std::string_view& in, T& v) {
-  if (in.size() < sizeof(T)) return false;
-  std::memcpy(&v, in.data(), sizeof(T));
-  in.remove_prefix(sizeof(T));
-  return true;
-}
 
 Status io_error(const std::string& what, const std::string& path) {
   return Status(Code::kIo, path + ": " + what + ": " + std::strerror(errno));
@@ -144,17 +131,17 @@ struct Stored {
 
 void encode(std::string& out, const Stored& s) {
   out.clear();
-  put<uint32_t>(out, 0);  // length, filled below
-  put<uint32_t>(out, static_cast<uint32_t>(s.id.size()));
+  put_bytes<uint32_t>(out, 0);  // length, filled below
+  put_bytes<uint32_t>(out, static_cast<uint32_t>(s.id.size()));
   out += s.id;
-  put(out, s.rank);
-  put(out, s.boilerplate);
-  put<uint8_t>(out, static_cast<uint8_t>(std::min<std::size_t>(s.language.size(), 255)));
+  put_bytes(out, s.rank);
+  put_bytes(out, s.boilerplate);
+  put_bytes<uint8_t>(out, static_cast<uint8_t>(std::min<std::size_t>(s.language.size(), 255)));
   out.append(s.language, 0, std::min<std::size_t>(s.language.size(), 255));
-  put<uint32_t>(out, static_cast<uint32_t>(s.probe.size()));
+  put_bytes<uint32_t>(out, static_cast<uint32_t>(s.probe.size()));
   out += s.probe;
-  put(out, s.terms);
-  put<uint32_t>(out, static_cast<uint32_t>(s.sketch.size()));
+  put_bytes(out, s.terms);
+  put_bytes<uint32_t>(out, static_cast<uint32_t>(s.sketch.size()));
   out.append(reinterpret_cast<const char*>(s.sketch.data()), s.sketch.size() * sizeof(uint32_t));
   uint32_t length = static_cast<uint32_t>(out.size());
   std::memcpy(out.data(), &length, sizeof(length));
@@ -163,17 +150,17 @@ void encode(std::string& out, const Stored& s) {
 bool decode(std::string_view in, Stored& s) {
   uint32_t length = 0, id_size = 0, n = 0;
   uint8_t lang_size = 0;
-  if (!get(in, length) || !get(in, id_size) || in.size() < id_size) return false;
+  if (!take_bytes(in, length) || !take_bytes(in, id_size) || in.size() < id_size) return false;
   s.id.assign(in.substr(0, id_size));
   in.remove_prefix(id_size);
-  if (!get(in, s.rank) || !get(in, s.boilerplate) || !get(in, lang_size) || in.size() < lang_size) return false;
+  if (!take_bytes(in, s.rank) || !take_bytes(in, s.boilerplate) || !take_bytes(in, lang_size) || in.size() < lang_size) return false;
   s.language.assign(in.substr(0, lang_size));
   in.remove_prefix(lang_size);
   uint32_t probe_size = 0;
-  if (!get(in, probe_size) || in.size() < probe_size) return false;
+  if (!take_bytes(in, probe_size) || in.size() < probe_size) return false;
   s.probe.assign(in.substr(0, probe_size));
   in.remove_prefix(probe_size);
-  if (!get(in, s.terms) || !get(in, n) || in.size() < n * sizeof(uint32_t)) return false;
+  if (!take_bytes(in, s.terms) || !take_bytes(in, n) || in.size() < n * sizeof(uint32_t)) return false;
   s.sketch.resize(n);
   std::memcpy(s.sketch.data(), in.data(), n * sizeof(uint32_t));
   return true;
@@ -531,7 +518,7 @@ struct CorpusDedup::Impl {
     while (true) {
       std::vector<std::string> out(static_cast<std::size_t>(ranks));
       std::size_t end = std::min(candidates.size(), at + chunk);
-      for (; at < end; ++at) put(out[owner_of_page(static_cast<uint32_t>(candidates[at]))], candidates[at]);
+      for (; at < end; ++at) put_bytes(out[owner_of_page(static_cast<uint32_t>(candidates[at]))], candidates[at]);
       std::vector<std::string> in = exchange.all_to_all(std::move(out));
       for (const std::string& bytes : in)
         for (std::size_t x = 0; x + 8 <= bytes.size(); x += 8) {
@@ -559,7 +546,7 @@ struct CorpusDedup::Impl {
     while (!in.empty()) {
       Item item;
       uint32_t length = 0;
-      if (!get(in, item.a) || !get(in, item.b)) return Status(Code::kCorrupt, "a rank sent a partial pair");
+      if (!take_bytes(in, item.a) || !take_bytes(in, item.b)) return Status(Code::kCorrupt, "a rank sent a partial pair");
       std::memcpy(&length, in.data(), std::min<std::size_t>(in.size(), sizeof(length)));
       if (in.size() < length || length < sizeof(length) || !decode(in.substr(0, length), item.other))
         return Status(Code::kCorrupt, "a rank sent a partial page record");
@@ -637,8 +624,8 @@ struct CorpusDedup::Impl {
           it = cache.emplace(b, buf).first;
         }
         std::string& to = out[owner_of_page(a)];
-        put(to, a);
-        put(to, b);
+        put_bytes(to, a);
+        put_bytes(to, b);
         to += it->second;
         bytes += 8 + it->second.size();
       }
@@ -669,8 +656,8 @@ struct CorpusDedup::Impl {
       const bool sender = rank % (2 * step) == step;
       if (sender)
         for (const auto& [p, r] : edges) {
-          put(out[rank - step], p);
-          put(out[rank - step], r);
+          put_bytes(out[rank - step], p);
+          put_bytes(out[rank - step], r);
         }
       std::vector<std::string> in = exchange.all_to_all(std::move(out));
       if (sender) {
@@ -682,7 +669,7 @@ struct CorpusDedup::Impl {
       for (const auto& [p, r] : edges) merged.unite(p, r);
       std::string_view bytes = in[rank + step];
       uint32_t p = 0, r = 0;
-      while (get(bytes, p) && get(bytes, r)) merged.unite(p, r);
+      while (take_bytes(bytes, p) && take_bytes(bytes, r)) merged.unite(p, r);
       edges = merged.edges();
     }
     return edges;
@@ -691,13 +678,13 @@ struct CorpusDedup::Impl {
   // Every verified pair at rank 0, sorted.
   std::vector<Verified> pairs_at_root() {
     std::string mine;
-    for (const Verified& v : verified) put(mine, v);
+    for (const Verified& v : verified) put_bytes(mine, v);
     std::vector<std::string> in = to_root(std::move(mine));
     std::vector<Verified> all;
     for (const std::string& bytes : in) {
       std::string_view view = bytes;
       Verified v;
-      while (get(view, v)) all.push_back(v);
+      while (take_bytes(view, v)) all.push_back(v);
     }
     std::sort(all.begin(), all.end(), [](const Verified& x, const Verified& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
     return all;
@@ -707,7 +694,7 @@ struct CorpusDedup::Impl {
   Status fetch(const std::vector<uint32_t>& wanted, bool everything, std::unordered_map<uint32_t, Stored>& got) {
     std::vector<std::string> requests(static_cast<std::size_t>(ranks));
     if (rank == 0 && !everything)
-      for (uint32_t p : wanted) put(requests[owner_of_page(p)], p);
+      for (uint32_t p : wanted) put_bytes(requests[owner_of_page(p)], p);
     std::vector<std::string> asked = exchange.all_to_all(std::move(requests));
     std::string reply;
     std::string buf;
@@ -718,7 +705,7 @@ struct CorpusDedup::Impl {
       s.probe.clear();
       s.sketch.clear();
       encode(buf, s);
-      put(reply, p);
+      put_bytes(reply, p);
       reply += buf;
       return Status();
     };
@@ -729,14 +716,14 @@ struct CorpusDedup::Impl {
     } else {
       std::string_view view = asked[0];
       uint32_t p = 0;
-      while (get(view, p))
+      while (take_bytes(view, p))
         if (Status st = answer(p); !st.ok()) return st;
     }
     std::vector<std::string> in = to_root(std::move(reply));
     for (const std::string& bytes : in) {
       std::string_view view = bytes;
       uint32_t p = 0, length = 0;
-      while (get(view, p)) {
+      while (take_bytes(view, p)) {
         if (view.size() < sizeof(length)) return Status(Code::kCorrupt, "a rank sent a partial page record");
         std::memcpy(&length, view.data(), sizeof(length));
         Stored record;

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <shared_mutex>
 
+#include "base/bytes.h"
 #include "extractors/template.h"
 
 namespace husk {
@@ -14,25 +15,6 @@ namespace husk {
 namespace {
 
 constexpr char kMagic[8] = {'H', 'U', 'S', 'K', 'T', 'P', 'L', '1'};
-
-void put_u32(std::string& out, uint32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof(v)); }
-void put_u64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof(v)); }
-
-struct Reader {
-  std::string_view in;
-  bool ok = true;
-  template <typename T>
-  T take() {
-    T v{};
-    if (in.size() < sizeof(T)) {
-      ok = false;
-      return v;
-    }
-    std::memcpy(&v, in.data(), sizeof(T));
-    in.remove_prefix(sizeof(T));
-    return v;
-  }
-};
 
 Status lmdb_status(int rc, const std::string& what) {
   return Status(Code::kIo, what + ": " + mdb_strerror(rc));
@@ -43,18 +25,18 @@ Status lmdb_status(int rc, const std::string& what) {
 std::string serialize(const TemplateModel& m) {
   std::string out(kMagic, sizeof(kMagic));
   out.push_back(static_cast<char>(m.learner));
-  put_u64(out, m.pages);
-  put_u32(out, static_cast<uint32_t>(m.reference.size()));
-  for (uint32_t v : m.reference) put_u32(out, v);
+  put_bytes<uint64_t>(out, m.pages);
+  put_bytes<uint32_t>(out, static_cast<uint32_t>(m.reference.size()));
+  for (uint32_t v : m.reference) put_bytes<uint32_t>(out, v);
   out.append(reinterpret_cast<const char*>(m.reference_template.data()), m.reference_template.size());
-  put_u32(out, static_cast<uint32_t>(m.template_set.size()));
-  for (uint32_t v : m.template_set) put_u32(out, v);
+  put_bytes<uint32_t>(out, static_cast<uint32_t>(m.template_set.size()));
+  for (uint32_t v : m.template_set) put_bytes<uint32_t>(out, v);
   return out;
 }
 
 std::optional<TemplateModel> deserialize_template(std::string_view bytes) {
   if (bytes.size() < sizeof(kMagic) + 1 || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) return std::nullopt;
-  Reader r{bytes.substr(sizeof(kMagic))};
+  ByteReader r{bytes.substr(sizeof(kMagic))};
   TemplateModel m;
   const char learner = r.take<char>();
   if (learner != static_cast<char>(TemplateLearner::kInfholder) && learner != static_cast<char>(TemplateLearner::kInbreeding))

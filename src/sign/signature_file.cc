@@ -3,6 +3,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "base/bytes.h"
 #include "sign/hashing.h"
 
 namespace husk {
@@ -15,79 +16,43 @@ constexpr uint32_t kVersion = 1;
 // beyond this is corruption, not a page.
 constexpr uint32_t kMaxPayload = 64u << 20;
 
-template <typename T>
-void put(std::string& out, const T& v) {
-  out.append(reinterpret_cast<const char*>(&v), sizeof(T));
-}
 void put_string(std::string& out, const std::string& s) {
-  put<uint32_t>(out, static_cast<uint32_t>(s.size()));
+  put_bytes<uint32_t>(out, static_cast<uint32_t>(s.size()));
   out += s;
 }
 template <typename T>
 void put_optional(std::string& out, const std::optional<T>& v) {
-  put<uint8_t>(out, v ? 1 : 0);
-  put<T>(out, v.value_or(0));
+  put_bytes<uint8_t>(out, v ? 1 : 0);
+  put_bytes<T>(out, v.value_or(0));
 }
 template <typename T>
 void put_list(std::string& out, const std::vector<T>& v) {
-  put<uint32_t>(out, static_cast<uint32_t>(v.size()));
+  put_bytes<uint32_t>(out, static_cast<uint32_t>(v.size()));
   out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
-
-struct Reader {
-  std::string_view in;
-  bool ok = true;
-  template <typename T>
-  T get() {
-    T v{};
-    if (in.size() < sizeof(T)) {
-      ok = false;
-      return v;
-    }
-    std::memcpy(&v, in.data(), sizeof(T));
-    in.remove_prefix(sizeof(T));
-    return v;
-  }
-  std::string string() {
-    auto n = get<uint32_t>();
-    if (!ok || in.size() < n) return ok = false, std::string();
-    std::string s(in.substr(0, n));
-    in.remove_prefix(n);
-    return s;
-  }
-  template <typename T>
-  std::optional<T> optional() {
-    auto present = get<uint8_t>();
-    T v = get<T>();
-    return present ? std::optional<T>(v) : std::nullopt;
-  }
-  template <typename T>
-  std::vector<T> list() {
-    auto n = get<uint32_t>();
-    if (!ok || in.size() / sizeof(T) < n) return ok = false, std::vector<T>();
-    std::vector<T> v(n);
-    std::memcpy(v.data(), in.data(), n * sizeof(T));
-    in.remove_prefix(n * sizeof(T));
-    return v;
-  }
-};
+template <typename T>
+std::optional<T> take_optional(ByteReader& r) {
+  auto present = r.take<uint8_t>();
+  T v = r.take<T>();
+  return present ? std::optional<T>(v) : std::nullopt;
+}
 
 }  // namespace
 
 std::string signature_file_header() {
   std::string out(kMagic, sizeof(kMagic));
-  put<uint32_t>(out, kVersion);
-  put<uint32_t>(out, 0);
+  put_bytes<uint32_t>(out, kVersion);
+  put_bytes<uint32_t>(out, 0);
   return out;
 }
 
 void append_signature_record(std::string& out, const DedupPage& page) {
   std::string p;
   for (const std::string* s : {&page.id, &page.url, &page.title, &page.language}) put_string(p, *s);
-  put(p, page.rank);
-  put(p, page.boilerplate);
+  put_bytes(p, page.rank);
+  put_bytes(p, page.boilerplate);
   const Signatures& s = page.sig;
-  put(p, s.terms);
+  put_bytes(p, s.terms);
   put_string(p, s.md5);
   put_string(p, s.imatch);
   put_optional(p, s.tfidf);
@@ -103,9 +68,9 @@ void append_signature_record(std::string& out, const DedupPage& page) {
   put_list(p, s.shingles);
   put_list(p, s.supershingles);
   put_list(p, s.spotsigs);
-  put<uint32_t>(out, static_cast<uint32_t>(p.size()));
+  put_bytes<uint32_t>(out, static_cast<uint32_t>(p.size()));
   out += p;
-  put<uint32_t>(out, static_cast<uint32_t>(xxh64(p, 0)));
+  put_bytes<uint32_t>(out, static_cast<uint32_t>(xxh64(p, 0)));
 }
 
 bool is_signature_file(const std::string& path) {
@@ -142,23 +107,23 @@ Status read_signature_file(const std::string& path, const std::function<void(Ded
     if (!in.read(payload.data(), length) || !in.read(reinterpret_cast<char*>(&check), sizeof(check)))
       return bad(offset, "truncated record");
     if (check != static_cast<uint32_t>(xxh64(payload, 0))) return bad(offset, "checksum mismatch");
-    Reader r{payload};
+    ByteReader r{payload};
     DedupPage page;
     page.id = r.string();
     page.url = r.string();
     page.title = r.string();
     page.language = r.string();
-    page.rank = r.get<double>();
-    page.boilerplate = r.get<double>();
+    page.rank = r.take<double>();
+    page.boilerplate = r.take<double>();
     Signatures& s = page.sig;
-    s.terms = r.get<uint32_t>();
+    s.terms = r.take<uint32_t>();
     s.md5 = r.string();
     s.imatch = r.string();
-    s.tfidf = r.optional<uint32_t>();
-    s.long_sent = r.optional<uint32_t>();
-    s.heavy_sent = r.optional<uint32_t>();
-    s.simhash = r.optional<uint64_t>();
-    s.simhash_hyperplane = r.optional<uint64_t>();
+    s.tfidf = take_optional<uint32_t>(r);
+    s.long_sent = take_optional<uint32_t>(r);
+    s.heavy_sent = take_optional<uint32_t>(r);
+    s.simhash = take_optional<uint64_t>(r);
+    s.simhash_hyperplane = take_optional<uint64_t>(r);
     for (uint64_t v : r.list<uint64_t>()) s.lexrand.emplace_back(static_cast<uint32_t>(v >> 32), static_cast<uint32_t>(v));
     s.minhash = r.list<uint32_t>();
     s.minhash_bands = r.list<uint64_t>();
