@@ -62,6 +62,24 @@ std::vector<DedupOptions> report_settings(const DedupOptions& o) {
   return out;
 }
 
+// One output line of a cluster, and of a verified pair.
+std::string cluster_line(std::size_t index, const std::string& main, const std::vector<std::string>& members) {
+  nlohmann::ordered_json j;
+  j["cluster"] = index;
+  j["size"] = members.size();
+  j["main"] = main;
+  j["members"] = members;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string pair_line(const std::string& a, const std::string& b, float score) {
+  nlohmann::ordered_json j;
+  j["a"] = a;
+  j["b"] = b;
+  j["score"] = score;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 // minhash without --report: the corpus-scale search (husk/corpus.h),
 // streaming, within --memory, on every rank an MPI launcher started.
 int run_corpus_dedup(const DedupArgs& args, Exchange& exchange) {
@@ -120,26 +138,13 @@ int run_corpus_dedup(const DedupArgs& args, Exchange& exchange) {
   if (!result.ok()) return fatal(result.status().message());
   if (rank == 0) {
     std::ostream& out = output.out();
-    for (std::size_t c = 0; c < result->clusters.size(); ++c) {
-      const CorpusCluster& cluster = result->clusters[c];
-      nlohmann::ordered_json j;
-      j["cluster"] = c;
-      j["size"] = cluster.members.size();
-      j["main"] = cluster.main;
-      j["members"] = cluster.members;
-      out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    }
+    for (std::size_t c = 0; c < result->clusters.size(); ++c)
+      out << cluster_line(c, result->clusters[c].main, result->clusters[c].members);
     out.flush();
     if (!out) return fatal("write failed");
     if (!args.pairs.empty()) {
       std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
-      for (const CorpusPair& pair : result->pairs) {
-        nlohmann::ordered_json j;
-        j["a"] = pair.a;
-        j["b"] = pair.b;
-        j["score"] = pair.score;
-        p << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-      }
+      for (const CorpusPair& pair : result->pairs) p << pair_line(pair.a, pair.b, pair.score);
       if (!p) return fatal(args.pairs + ": cannot write");
     }
     std::size_t clustered = 0;
@@ -197,26 +202,15 @@ int run_dedup(DedupArgs args) {
   if (Status st = output.open(args.output); !st.ok()) return fail("dedup", st.message(), 1);
   std::ostream* out = &output.out();
   for (std::size_t c = 0; c < clusters.size(); ++c) {
-    nlohmann::ordered_json j;
-    j["cluster"] = c;
-    j["size"] = clusters[c].members.size();
-    j["main"] = pages[clusters[c].main].id;
-    nlohmann::json members = nlohmann::json::array();
+    std::vector<std::string> members;
     for (uint32_t m : clusters[c].members) members.push_back(pages[m].id);
-    j["members"] = std::move(members);
-    *out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    *out << cluster_line(c, pages[clusters[c].main].id, members);
   }
   out->flush();
   if (!*out) return fail("dedup", "write failed", 1);
   if (!args.pairs.empty()) {
     std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
-    for (const Pair& pair : *pairs) {
-      nlohmann::ordered_json j;
-      j["a"] = pages[pair.a].id;
-      j["b"] = pages[pair.b].id;
-      j["score"] = pair.score;
-      p << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    }
+    for (const Pair& pair : *pairs) p << pair_line(pages[pair.a].id, pages[pair.b].id, pair.score);
     if (!p) return fail("dedup", args.pairs + ": cannot write", 1);
   }
   if (!args.report.empty()) {

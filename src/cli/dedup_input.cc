@@ -104,15 +104,25 @@ void identify(Loaded& l) {
   if (l.page.language.empty() && !l.text.empty()) l.page.language = primary_language(identify_language(l.text).code);
 }
 
+// The inputs by kind, each kind read in this order.
+struct Inputs {
+  std::vector<std::string> binary, records, raw;
+};
+
+Inputs classify(const std::vector<std::string>& inputs) {
+  Inputs out;
+  for (const std::string& in : inputs)
+    (is_signature_file(in) ? out.binary : is_record_file(in) ? out.records : out.raw).push_back(in);
+  return out;
+}
+
 }  // namespace
 
 LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs) {
   LoadedPages out;
   std::vector<Loaded> loaded;
   jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
-  std::vector<std::string> records, binary, raw;
-  for (const std::string& in : inputs)
-    (is_signature_file(in) ? binary : is_record_file(in) ? records : raw).push_back(in);
+  const auto [binary, records, raw] = classify(inputs);
 
   for (const std::string& in : binary)
     if (Status st = read_signature_file(in, [&](DedupPage&& page) {
@@ -186,9 +196,7 @@ StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigne
   jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
   SignOptions minhash_only = sign_options;
   minhash_only.signers = {"minhash"};
-  std::vector<std::string> records, binary, raw;
-  for (const std::string& in : inputs)
-    (is_signature_file(in) ? binary : is_record_file(in) ? records : raw).push_back(in);
+  const auto [binary, records, raw] = classify(inputs);
   const auto share = static_cast<uint64_t>(ranks);
   uint64_t ordinal = 0;
 
