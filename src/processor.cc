@@ -108,10 +108,9 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
   cascade->warn_without_rule = name == "xpath";
   Result<std::unique_ptr<Extractor>> local = make_extractor(name == "fulltext" || name == "density" ? name : "learned",
                                                             options.extract);
-  // Without a block model the cascade's own fallback is density; asked for
-  // by name, the learned extractor's absence is an error.
-  if (!local.ok() && name != "learned" && options.extract.block_model.empty())
-    local = make_extractor("density", options.extract);
+  // A block model that does not load or does not fit the features (the
+  // built-in one included) is an error, never a silent fall back to
+  // density: the page types and the figures husk reports assume it.
   Result<std::unique_ptr<Extractor>> xpath = make_extractor("xpath", options.extract);
   Result<std::unique_ptr<Extractor>> site_template = make_extractor("template", options.extract);
   if (!local.ok()) return local.status();
@@ -122,8 +121,9 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
   cascade->site_template = std::move(*site_template);
   cascade->features = std::make_unique<FeatureExtractor>(options.extract);
   cascade->density = make_density_extractor(options.extract);
-  if (Result<std::unique_ptr<PageTyper>> typer = PageTyper::builtin(*cascade->features); typer.ok())
-    cascade->typer = std::move(*typer);
+  Result<std::unique_ptr<PageTyper>> typer = PageTyper::builtin(*cascade->features);
+  if (!typer.ok()) return typer.status();
+  cascade->typer = std::move(*typer);
   if (options.sign)
     if (Status st = check_signers(options.signing.signers); !st.ok()) return st;
   auto kept = std::make_shared<ProcessorOptions>(options);

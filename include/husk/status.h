@@ -49,23 +49,40 @@ class [[nodiscard]] Status {
   std::size_t offset_ = kNoOffset;
 };
 
-// A value or the Status that explains its absence.
+// Ends the process with the status text on stderr: what reading the value
+// of a failed Result does in every build. Reaching it is a bug in the
+// caller (it did not check ok()), never a consequence of input.
+[[noreturn]] void die_unchecked(const Status& status);
+
+// A value or the Status that explains its absence. The accessors check
+// ok(): reading the value of a failed Result aborts with its status text
+// (in release builds too) instead of reading an empty optional.
 template <typename T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}
-  Result(Status status) : status_(std::move(status)) {}
+  Result(Status status) : status_(std::move(status)) {
+    if (status_.ok()) status_ = Status(Code::kInternal, "a Result was built from an ok status without a value");
+  }
 
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
-  T& value() { return *value_; }
-  const T& value() const { return *value_; }
-  T& operator*() { return *value_; }
-  const T& operator*() const { return *value_; }
-  T* operator->() { return &*value_; }
-  const T* operator->() const { return &*value_; }
+  T& value() { return checked(); }
+  const T& value() const { return checked(); }
+  T& operator*() { return checked(); }
+  const T& operator*() const { return checked(); }
+  T* operator->() { return &checked(); }
+  const T* operator->() const { return &checked(); }
 
  private:
+  T& checked() {
+    if (!value_) die_unchecked(status_);
+    return *value_;
+  }
+  const T& checked() const {
+    if (!value_) die_unchecked(status_);
+    return *value_;
+  }
   std::optional<T> value_;
   Status status_;
 };

@@ -1,5 +1,8 @@
 #include "husk/status.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace husk {
 
 const char* code_name(Code code) {
@@ -21,6 +24,11 @@ std::string Status::to_string() const {
   std::string out = std::string(code_name(code_)) + ": " + message_;
   if (offset_ != kNoOffset) out += " (at byte " + std::to_string(offset_) + ")";
   return out;
+}
+
+void die_unchecked(const Status& status) {
+  std::fprintf(stderr, "husk: the value of a failed Result was read: %s\n", status.to_string().c_str());
+  std::abort();
 }
 
 }  // namespace husk

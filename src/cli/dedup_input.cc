@@ -149,6 +149,10 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
     // with the statistics of the whole collection.
     const ProcessorOptions defaults;
     Result<Processor> processor = Processor::make(defaults);
+    if (!processor.ok()) {
+      out.errors.push_back(processor.status());
+      return out;
+    }
     OrderedBatches<RawPage, Loaded> extract(
         jobs,
         [&](const RawPage& page) { return from_page(processor->process(page)); },
@@ -263,6 +267,10 @@ StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigne
   if (!raw.empty()) {
     const ProcessorOptions defaults;
     Result<Processor> processor = Processor::make(defaults);
+    if (!processor.ok()) {
+      out.errors.push_back(processor.status());
+      return out;
+    }
     OrderedBatches<Item, Loaded> from_pages(
         jobs,
         [&](const Item& item) {
