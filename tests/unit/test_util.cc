@@ -118,13 +118,20 @@ std::string extract_text(const std::string& html, const std::string& extractor) 
   return r.text;
 }
 
+bool under_ci() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && std::string(ci) == "true";
+}
+
+void missing(const std::string& what) {
+  if (under_ci()) ADD_FAILURE() << what << " is missing; under CI make test provides it";
+}
+
 namespace {
 
 std::string shared_path(const fs::path& path) {
   if (fs::exists(path)) return path.string();
-  const char* ci = std::getenv("CI");
-  if (ci != nullptr && std::string(ci) == "true")
-    ADD_FAILURE() << path << " is missing; CI always has ../shared beside the checkout";
+  if (under_ci()) ADD_FAILURE() << path << " is missing; CI always has ../shared beside the checkout";
   return "";
 }
 

@@ -57,6 +57,13 @@ Blocks blocks_of(const std::string& html);
 // The text the pipeline extracts from an inline page.
 std::string extract_text(const std::string& html, const std::string& extractor = "density");
 
+// Whether CI=true (CI, where make deps and make test provide every tool,
+// target and data set the tests use).
+bool under_ci();
+// Called before a test skips for want of `what` (a tool, an optional build
+// target): under CI the test fails instead of skipping silently.
+void missing(const std::string& what);
+
 // ../shared/datasets/NAME, or "" after GTEST_SKIP-worthy absence; fails the
 // test instead of skipping when CI=true.
 std::string dataset(const std::string& name);
