@@ -13,13 +13,14 @@ DATASETS ?= ../shared/datasets
 # python3.11-doc and postgresql-doc-15 are real multi-page sites the
 # template tests and benchmark run on; git-doc and apache2-doc are sites the
 # template rules were never tuned on, checked the same way; wget is the real
-# crawler the service test uses as its client.
+# crawler the service test uses as its client; time (/usr/bin/time) measures
+# peak memory in the template-alignment test.
 APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev \
   libssl-dev libxxhash-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
   libxgboost-dev libcld2-dev libgtest-dev libgmock-dev libbenchmark-dev \
   pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin \
-  python3.11-doc postgresql-doc-15 git-doc apache2-doc wget
+  python3.11-doc postgresql-doc-15 git-doc apache2-doc wget time
 
 .PHONY: all deps build demo test bench bench-scale load fuzz clean python
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <unordered_map>
 
 #include "base/url.h"
@@ -48,27 +49,81 @@ std::vector<uint32_t> block_signatures(const Blocks& blocks) {
   return out;
 }
 
-std::vector<std::pair<uint32_t, uint32_t>> lcs_alignment(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<std::pair<uint32_t, uint32_t>> out;
-  if (n == 0 || m == 0) return out;
-  // Classic dynamic programme over suffixes, rows of m + 1 cells.
-  std::vector<uint32_t> table((n + 1) * (m + 1), 0);
-  auto at = [&](std::size_t i, std::size_t j) -> uint32_t& { return table[i * (m + 1) + j]; };
-  for (std::size_t i = n; i-- > 0;)
-    for (std::size_t j = m; j-- > 0;)
-      at(i, j) = a[i] == b[j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
-  for (std::size_t i = 0, j = 0; i < n && j < m;) {
-    if (a[i] == b[j]) {
-      out.emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(j));
-      ++i;
-      ++j;
-    } else if (at(i + 1, j) >= at(i, j + 1)) {
-      ++i;
-    } else {
-      ++j;
+namespace {
+
+// row[j] = LCS(a, b[0, j)) for every j (one row of the classic table,
+// computed in two rows of space).
+void lcs_prefix_row(std::span<const uint32_t> a, std::span<const uint32_t> b, std::vector<uint32_t>& row) {
+  row.assign(b.size() + 1, 0);
+  for (uint32_t x : a) {
+    uint32_t diagonal = 0;  // the previous row's value at j
+    for (std::size_t j = 0; j < b.size(); ++j) {
+      const uint32_t above = row[j + 1];
+      row[j + 1] = x == b[j] ? diagonal + 1 : std::max(above, row[j]);
+      diagonal = above;
     }
   }
+}
+
+// row[j] = LCS(a, b[j, m)) for every j.
+void lcs_suffix_row(std::span<const uint32_t> a, std::span<const uint32_t> b, std::vector<uint32_t>& row) {
+  const std::size_t m = b.size();
+  row.assign(m + 1, 0);
+  for (std::size_t i = a.size(); i-- > 0;) {
+    uint32_t diagonal = 0;  // the previous row's value at j + 1
+    for (std::size_t j = m; j-- > 0;) {
+      const uint32_t below = row[j];
+      row[j] = a[i] == b[j] ? diagonal + 1 : std::max(below, row[j + 1]);
+      diagonal = below;
+    }
+  }
+}
+
+// Hirschberg, "A linear space algorithm for computing maximal common
+// subsequences" (CACM 1975): split a in half, find where an optimal
+// alignment crosses the middle from a forward and a backward row, recurse
+// on both sides. O(n m) time, O(n + m) space.
+void hirschberg(std::span<const uint32_t> a, std::span<const uint32_t> b, uint32_t a0, uint32_t b0,
+                std::vector<std::pair<uint32_t, uint32_t>>& out, std::vector<uint32_t>& forward,
+                std::vector<uint32_t>& backward) {
+  // Equal ends align with each other in some longest alignment.
+  while (!a.empty() && !b.empty() && a.front() == b.front()) {
+    out.emplace_back(a0++, b0++);
+    a = a.subspan(1);
+    b = b.subspan(1);
+  }
+  std::size_t tail = 0;
+  while (tail < a.size() && tail < b.size() && a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) ++tail;
+  const std::size_t n = a.size() - tail, m = b.size() - tail;
+  if (n > 0 && m > 0) {
+    if (n == 1) {
+      for (std::size_t j = 0; j < m; ++j)
+        if (b[j] == a[0]) {
+          out.emplace_back(a0, b0 + static_cast<uint32_t>(j));
+          break;
+        }
+    } else {
+      const std::size_t mid = n / 2;
+      lcs_prefix_row(a.subspan(0, mid), b.subspan(0, m), forward);
+      lcs_suffix_row(a.subspan(mid, n - mid), b.subspan(0, m), backward);
+      std::size_t cut = 0;
+      for (std::size_t j = 1; j <= m; ++j)
+        if (forward[j] + backward[j] > forward[cut] + backward[cut]) cut = j;
+      hirschberg(a.subspan(0, mid), b.subspan(0, cut), a0, b0, out, forward, backward);
+      hirschberg(a.subspan(mid, n - mid), b.subspan(cut, m - cut), a0 + static_cast<uint32_t>(mid),
+                 b0 + static_cast<uint32_t>(cut), out, forward, backward);
+    }
+  }
+  for (std::size_t t = tail; t > 0; --t)
+    out.emplace_back(a0 + static_cast<uint32_t>(a.size() - t), b0 + static_cast<uint32_t>(b.size() - t));
+}
+
+}  // namespace
+
+std::vector<std::pair<uint32_t, uint32_t>> lcs_alignment(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  std::vector<uint32_t> forward, backward;
+  hirschberg(a, b, 0, 0, out, forward, backward);
   return out;
 }
 
@@ -116,13 +171,26 @@ TemplateModel learn_template(const std::vector<const Blocks*>& pages, const Temp
   return model;
 }
 
-Labels apply_template(const TemplateModel& model, const Blocks& blocks) {
+Labels apply_template(const TemplateModel& model, const Blocks& blocks, const TemplateOptions& options) {
   Labels out;
   std::vector<uint32_t> sigs = block_signatures(blocks);
   out.keep.assign(sigs.size(), 1);
+  const double cells = static_cast<double>(model.reference.size()) * static_cast<double>(sigs.size());
   if (model.learner == TemplateLearner::kInbreeding) {
     for (std::size_t i = 0; i < sigs.size(); ++i)
       if (std::binary_search(model.template_set.begin(), model.template_set.end(), sigs[i])) out.keep[i] = 0;
+  } else if (cells > static_cast<double>(options.max_alignment_cells)) {
+    // Past the budget the order-free reading decides: a block is template
+    // when its signature is one of the reference's template blocks.
+    std::vector<uint32_t> furniture;
+    for (std::size_t i = 0; i < model.reference.size(); ++i)
+      if (model.reference_template[i]) furniture.push_back(model.reference[i]);
+    std::sort(furniture.begin(), furniture.end());
+    for (std::size_t i = 0; i < sigs.size(); ++i)
+      if (std::binary_search(furniture.begin(), furniture.end(), sigs[i])) out.keep[i] = 0;
+    out.warnings.push_back("the page has " + std::to_string(sigs.size()) + " blocks: aligning them with the template's " +
+                           std::to_string(model.reference.size()) +
+                           " is past the alignment budget; template blocks matched without their order");
   } else {
     for (const auto& [i, j] : lcs_alignment(model.reference, sigs))
       if (model.reference_template[i]) out.keep[j] = 0;
@@ -216,7 +284,11 @@ class TemplateExtractor final : public Extractor {
   // The cascade hands over a page only with its site's template.
   Labels extract(const PageView& page) const override {
     if (page.site_template == nullptr) return Labels{};
-    return combine_evidence(page.blocks, apply_template(*page.site_template, page.blocks), page_->extract(page));
+    Labels site = apply_template(*page.site_template, page.blocks, TemplateOptions{});
+    std::vector<std::string> warnings = std::move(site.warnings);
+    Labels out = combine_evidence(page.blocks, std::move(site), page_->extract(page));
+    out.warnings.insert(out.warnings.begin(), warnings.begin(), warnings.end());
+    return out;
   }
 
  private:

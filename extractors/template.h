@@ -19,8 +19,11 @@ std::vector<uint32_t> block_signatures(const Blocks& blocks);
 // The model of one group of pages.
 TemplateModel learn_template(const std::vector<const Blocks*>& pages, const TemplateOptions& options);
 
-// keep[i] = 0 for the page's template blocks.
-Labels apply_template(const TemplateModel& model, const Blocks& blocks);
+// keep[i] = 0 for the page's template blocks. An Infholder model aligns
+// the page with its reference page in linear space; a page whose alignment
+// would exceed options.max_alignment_cells is matched without order (a
+// warning says so).
+Labels apply_template(const TemplateModel& model, const Blocks& blocks, const TemplateOptions& options = {});
 
 // Cross-page and single-page evidence together. A template learned from a
 // site's pages marks what repeats as boilerplate; on a site whose pages are
@@ -42,7 +45,8 @@ inline constexpr double kTemplateAgreement = 0.5;
 Labels combine_evidence(const Blocks& blocks, Labels site, const Labels& page);
 
 // The longest common subsequence alignment of two signature sequences:
-// pairs (i, j) of aligned positions, in order.
+// pairs (i, j) of aligned positions, in order. Hirschberg's linear-space
+// algorithm: O(|a| |b|) time, O(|a| + |b|) memory.
 std::vector<std::pair<uint32_t, uint32_t>> lcs_alignment(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b);
 
 // The store's value format: a magic, the learner, then the model's arrays.

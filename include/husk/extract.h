@@ -213,6 +213,12 @@ struct TemplateOptions {
   // Groups smaller than this learn no template: with fewer pages, text
   // that repeats by chance ("Note", "Parameters") looks like template.
   std::size_t min_group_pages = 5;
+  // The most cells (reference blocks x page blocks) the alignment of a
+  // page with its template may visit; past it the page's blocks are
+  // matched without order. Alignment memory is linear; this bounds its
+  // time: 2^28 cells take about a second here (3,200 x 80,000 blocks),
+  // far beyond any page of the documentation sites (under 10^7).
+  std::size_t max_alignment_cells = std::size_t(1) << 28;
 };
 
 // A learned template: the reference page's block signatures and which are
