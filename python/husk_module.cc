@@ -64,8 +64,7 @@ RawPage raw_page(const py::object& html, const py::object& url) {
   } else {
     throw py::type_error("html must be bytes or str");
   }
-  page.id = page_id(page.url, page.bytes);
-  return page;
+  return page;  // the processor gives a page without an id its page_id()
 }
 
 struct Options {
@@ -115,13 +114,18 @@ class PyProcessor {
     return record(r);
   }
 
-  // Pages processed on `jobs` threads, the results in input order.
+  // Pages processed on `jobs` threads, the results in input order. Each
+  // page is an (id, url, html, content_type) tuple; id, url and
+  // content_type may be None (the page's id is then its page_id()).
   py::list process_batch(const py::list& batch, unsigned jobs) const {
     std::vector<RawPage> pages;
     pages.reserve(batch.size());
     for (const py::handle& item : batch) {
-      py::tuple pair = item.cast<py::tuple>();
-      pages.push_back(raw_page(pair[1], pair[0]));
+      py::tuple page = item.cast<py::tuple>();
+      if (page.size() != 4) throw py::value_error("process_batch takes (id, url, html, content_type) tuples");
+      pages.push_back(raw_page(page[2], page[1]));
+      if (!page[0].is_none()) pages.back().id = page[0].cast<std::string>();
+      if (!page[3].is_none()) pages.back().content_type = page[3].cast<std::string>();
     }
     std::vector<PageResult> results(pages.size());
     {
@@ -262,7 +266,7 @@ py::list dedup(const py::list& records, const std::string& method, double thresh
 // The persistent index of husk serve, or one in a temporary directory.
 class PyIndex {
  public:
-  PyIndex(const py::object& path, double threshold, uint32_t simhash_k) {
+  PyIndex(const py::object& path, double threshold, uint32_t simhash_k, const py::object& idf) {
     IndexOptions options;
     if (path.is_none()) {
       std::mt19937_64 rng(std::random_device{}());
@@ -274,14 +278,18 @@ class PyIndex {
     }
     options.threshold = threshold;
     options.simhash_k = simhash_k;
+    ProcessorOptions signing;
+    signing.sign = true;
+    if (!idf.is_none()) {
+      Result<CollectionStats> stats = load_collection_stats(py::str(idf).cast<std::string>());
+      if (!stats.ok()) raise(stats.status());
+      signing.stats = std::make_shared<const CollectionStats>(std::move(*stats));
+      options.simhash = true;  // simhash finds candidates only with collection statistics
+    }
     Result<std::unique_ptr<Index>> index = Index::open(options);
     if (!index.ok()) raise(index.status());
     index_ = std::move(*index);
-    Result<Processor> signer = Processor::make([] {
-      ProcessorOptions o;
-      o.sign = true;
-      return o;
-    }());
+    Result<Processor> signer = Processor::make(signing);
     if (!signer.ok()) raise(signer.status());
     signer_ = std::make_unique<Processor>(std::move(*signer));
   }
@@ -303,6 +311,9 @@ class PyIndex {
     Result<Verdict> verdict = Status(Code::kInternal, "not indexed");
     {
       py::gil_scoped_release release;
+      // The rule of husk dedup's loaders: a text's language is identified
+      // when the record does not name one.
+      if (!page.text.empty()) page.language = identify_language(page.text);
       Signatures s = given ? std::move(*given) : signer_->sign(page.text);
       if (s.terms > 0) page.signatures = std::move(s);
       std::vector<Result<Verdict>> verdicts = index_->add({&page});
@@ -316,6 +327,7 @@ class PyIndex {
       d["id"] = verdict->duplicate_of->id;
       d["url"] = verdict->duplicate_of->url;
       d["measure"] = verdict->duplicate_of->measure;
+      d["score"] = verdict->duplicate_of->score;
       out["duplicate_of"] = d;
     } else {
       out["duplicate_of"] = py::none();
@@ -330,7 +342,7 @@ class PyIndex {
     std::vector<Match> matches;
     {
       py::gil_scoped_release release;
-      matches = index_->similar(given ? *given : signer_->sign(text));
+      matches = given ? index_->similar(*given) : index_->similar(signer_->sign(text), identify_language(text).code);
     }
     py::list out;
     for (const Match& m : matches) {
@@ -338,6 +350,7 @@ class PyIndex {
       d["id"] = m.id;
       d["url"] = m.url;
       d["measure"] = m.measure;
+      d["score"] = m.score;
       out.append(d);
     }
     return out;
@@ -462,12 +475,12 @@ PYBIND11_MODULE(_husk, m) {
   m.def("sign", &sign_text, py::arg("text"), py::arg("signers") = std::vector<std::string>{},
         py::arg("idf") = std::string());
   m.def("dedup", &dedup, py::arg("records"), py::arg("method") = "minhash", py::arg("threshold") = 0.5,
-        py::arg("k") = 6, py::arg("cluster") = "components", py::arg("main") = "first",
+        py::arg("k") = 6, py::arg("cluster") = "degree", py::arg("main") = "first",
         py::arg("any_language") = false, py::arg("singletons") = false, py::arg("jobs") = 0);
 
   py::class_<PyIndex>(m, "DedupIndex")
-      .def(py::init<const py::object&, double, uint32_t>(), py::arg("path") = py::none(), py::arg("threshold") = 0.5,
-           py::arg("simhash_k") = 3)
+      .def(py::init<const py::object&, double, uint32_t, const py::object&>(), py::arg("path") = py::none(),
+           py::arg("threshold") = 0.5, py::arg("simhash_k") = 3, py::arg("idf") = py::none())
       .def("add", &PyIndex::add, py::arg("id"), py::arg("text_or_signatures"), py::arg("url") = std::string())
       .def("query", &PyIndex::query, py::arg("text_or_signatures"))
       .def("__len__", &PyIndex::size);

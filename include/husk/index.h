@@ -6,21 +6,31 @@
 // One LMDB environment (a directory):
 //   docs        page id -> the page's record (JSON: id, url, title, text,
 //               sig, cluster, duplicate_of)
-//   minhash     page id -> its minima (raw), for verification
+//   minhash     page id -> what verification reads: its language, its
+//               arrival number, its minima and its shingle sketch
 //   bands       (band, key) -> page ids: the minhash LSH buckets, banded
 //               as husk dedup bands them for the threshold
 //   simhash     (table, key bits, fingerprint) -> page ids: Manku's
 //               permuted tables for k, the same block layout husk dedup's
 //               search uses, as sorted keys so a table lookup is a range
-//               scan
+//               scan (filled only with `simhash` on)
 //   clusters    cluster id -> its main page id and URL
 //   members     cluster id -> page ids
 //   cluster_of  page id -> cluster id
 //   meta        counters and the index's settings
-// A page is a near-duplicate of an indexed one when their estimated
-// Jaccard similarity is at least `threshold` or their simhash fingerprints
-// are within Hamming distance `simhash_k` (husk dedup's measures); it joins
-// that page's cluster. Posting a page id again replaces the page.
+//
+// The decision is husk dedup's, made one page at a time (dedup/search.h,
+// near_duplicate): candidates share a minhash band (and, with `simhash`,
+// a simhash table key within k); a candidate is a near-duplicate only when
+// the shingle sketches' Jaccard similarity reaches `threshold` (a page of
+// few distinct shingles: only when the shingles are the same), in the
+// same language when both are known. A signature collision alone never
+// decides. Clusters are greedy centres (husk dedup --cluster centre): a
+// page joins the cluster of the earliest-indexed centre it near-duplicates
+// and is answered duplicate_of that centre; a page that near-duplicates no
+// centre starts a cluster of its own. Fed the same pages in the same
+// order, the index gives every page the cluster husk dedup gives it.
+// Posting a page id again replaces the page.
 //
 // Every write (add and remove) goes through one writer thread that commits
 // every request waiting at that moment in one transaction (group commit);
@@ -37,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "husk/dedup.h"
 #include "husk/processor.h"
 #include "husk/sign.h"
 #include "husk/status.h"
@@ -45,15 +56,31 @@ namespace husk {
 
 struct IndexOptions {
   std::string dir;  // the LMDB directory, created when missing
-  // Jaccard similarity (estimated from minhash) for a duplicate: husk
+  // Jaccard similarity of the shingle sketches for a duplicate: husk
   // dedup's default.
-  double threshold = 0.5;
-  // Hamming distance of 64-bit simhash fingerprints for a duplicate; 0-8
+  double threshold = DedupOptions{}.threshold;
+  // Pages of fewer distinct shingles match only pages of the same
+  // shingles (DedupOptions::min_shingles).
+  uint32_t min_shingles = DedupOptions{}.min_shingles;
+  // Pages in two known, different languages are never duplicates
+  // (DedupOptions::within_language).
+  bool within_language = true;
+  // The simhash arm: Manku's tables as a second source of candidates,
+  // verified like every other. Without collection statistics simhash
+  // collapses texts dominated by one token (numbers masked to one term),
+  // so clients turn it on only with an IDF file (husk serve --idf).
+  bool simhash = false;
+  // Hamming distance of 64-bit simhash fingerprints for a candidate; 0-8
   // (Manku 2007 uses 3 for 8 billion pages). Larger k needs tables whose
   // keys are too short to prune at index scale, and is refused.
   uint32_t simhash_k = 3;
   // Minima per minhash signature (SignOptions::minhash_permutations).
   uint32_t minhash_permutations = 128;
+  // The bottom-k sketch size pages are signed with (SignOptions::minhash_sketch).
+  uint32_t sketch = 256;
+  // Open an existing index with the settings it was written with instead
+  // of the ones above (husk db's maintenance reads any index).
+  bool adopt_settings = false;
   std::size_t map_size = std::size_t(8) << 30;  // LMDB address space (8 GiB, used as written)
   // A commit reaches the operating system before its pages are
   // acknowledged, so a killed process loses nothing. `fsync_each_commit`
@@ -72,7 +99,8 @@ constexpr uint32_t kMaxIndexSimhashK = 8;
 struct Match {
   std::string id;
   std::string url;
-  std::string measure;  // "jaccard 0.930" or "hamming 2"
+  std::string measure = "jaccard";  // the measure that decided
+  double score = 0;                 // its value: the sketches' Jaccard similarity
 };
 
 // What the index says of a page it took.
@@ -106,11 +134,14 @@ class Index {
   std::optional<std::string> get(const std::string& id) const;
   // {"cluster", "main", "size", "members"} as JSON, or nothing.
   std::optional<std::string> cluster(const std::string& id) const;
-  // Every indexed page that near-duplicates these signatures, by either
-  // measure; the best first (highest Jaccard, then smallest distance).
-  std::vector<Match> similar(const Signatures& signatures) const;
+  // Every indexed page that near-duplicates these signatures (of a page in
+  // `language`, "" when unknown), by the index's decision; the best first
+  // (highest similarity, then id).
+  std::vector<Match> similar(const Signatures& signatures, const std::string& language = "") const;
 
   IndexStats stats() const;
+  // The options the index was opened with (its decision rule among them).
+  const IndexOptions& options() const;
   // Checks that every posting points at a stored page and every stored
   // page has its postings; returns the problems found (none: clean).
   std::vector<std::string> verify() const;

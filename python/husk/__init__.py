@@ -21,19 +21,43 @@ Html = Union[bytes, str]
 class Processor(_Processor):
     """A reusable page processor (husk::Processor): build it once, call it on many pages."""
 
-    def process_many(self, pages: Iterable[Union[Html, Tuple[Optional[str], Html]]], jobs: int = 0,
+    def process_many(self, pages: Iterable[Union[Html, dict, Tuple]], jobs: int = 0,
                      batch: int = 64) -> Iterator[dict]:
         """Processes pages on `jobs` threads (0: one per core); yields the results in input order.
 
-        Each page is the HTML (bytes or str) or a (url, html) pair.
+        Each page is the HTML (bytes or str), a (url, html) pair, an (id, url, html)
+        triple, or a record of husk.read() (its id, url, html and content_type are
+        kept). A page given without an id gets husk's id for it (a hash of its URL,
+        or of its bytes without one), so give ids when identical pages must stay apart.
+        A record of husk.read() that carries an error comes back as that error.
         """
         it = iter(pages)
         while True:
             chunk = list(itertools.islice(it, batch))
             if not chunk:
                 return
-            pairs = [p if isinstance(p, tuple) else (None, p) for p in chunk]
-            yield from self.process_batch(pairs, jobs)
+            todo, failed = [], {}
+            for n, page in enumerate(chunk):
+                if isinstance(page, dict) and page.get("error"):
+                    failed[n] = {"id": page.get("id"), "url": page.get("url"), "error": page["error"]}
+                else:
+                    todo.append(_page_tuple(page))
+            done = iter(self.process_batch(todo, jobs))
+            for n in range(len(chunk)):
+                yield failed[n] if n in failed else next(done)
+
+
+def _page_tuple(page) -> tuple:
+    """(id, url, html, content_type) of a page as process_many takes it."""
+    if isinstance(page, dict):
+        return (page.get("id"), page.get("url"), page["html"], page.get("content_type") or None)
+    if isinstance(page, tuple):
+        if len(page) == 2:
+            return (None, page[0], page[1], None)
+        if len(page) == 3:
+            return (page[0], page[1], page[2], None)
+        raise ValueError("a page tuple is (url, html) or (id, url, html)")
+    return (None, None, page, None)
 
 
 @functools.lru_cache(maxsize=16)

@@ -25,11 +25,16 @@ class Processor:
         html as bytes is decoded from its charset; as str it is taken as text. A page that fails
         comes back with an "error" field, as in the CLI.
         """
-    def process_batch(self, batch: List[Tuple[Optional[str], Html]], jobs: int = 0) -> List[dict]:
-        """(url, html) pairs processed on `jobs` threads (0: one per core), results in input order."""
-    def process_many(self, pages: Iterable[Union[Html, Tuple[Optional[str], Html]]], jobs: int = 0,
+    def process_batch(self, batch: List[Tuple[Optional[str], Optional[str], Html, Optional[str]]],
+                      jobs: int = 0) -> List[dict]:
+        """(id, url, html, content_type) tuples processed on `jobs` threads (0: one per core), results in
+        input order; a None id gets husk's id for the page."""
+    def process_many(self, pages: Iterable[Union[Html, dict, Tuple]], jobs: int = 0,
                      batch: int = 64) -> Iterator[dict]:
-        """Pages (html, or (url, html)) processed on `jobs` threads; yields the results in input order."""
+        """Pages processed on `jobs` threads; yields the results in input order.
+
+        A page is html, (url, html), (id, url, html), or a record of husk.read(), whose id is kept.
+        """
 
 def extract(html: Html, url: Optional[str] = None, *, format: str = "text", extractor: str = "auto",
             links: bool = False, images: bool = False, comments: bool = False,
@@ -43,7 +48,7 @@ def sign(text: str, signers: Sequence[str] = (), idf: str = "") -> dict:
     """The near-duplicate signatures of a clean text, as `husk sign`'s "sig" object."""
 
 def dedup(records: List[dict], method: str = "minhash", threshold: float = 0.5, k: int = 6,
-          cluster: str = "components", main: str = "first", any_language: bool = False,
+          cluster: str = "degree", main: str = "first", any_language: bool = False,
           singletons: bool = False, jobs: int = 0) -> List[dict]:
     """Clusters of near-duplicate records, as `husk dedup` writes them: {"cluster", "size", "main", "members"}.
 
@@ -52,15 +57,23 @@ def dedup(records: List[dict], method: str = "minhash", threshold: float = 0.5, 
     """
 
 class DedupIndex:
-    """The near-duplicate index of `husk serve`: persistent (LMDB) at `path`, or in a temporary directory."""
-    def __init__(self, path: Optional[str] = None, threshold: float = 0.5, simhash_k: int = 3) -> None: ...
+    """The near-duplicate index of `husk serve`: persistent (LMDB) at `path`, or in a temporary directory.
+
+    It decides as `husk dedup --method minhash --cluster centre`: candidates from the minhash bands
+    (and from simhash tables when `idf`, a `husk idf build` file, is given), verified on the shingle
+    sketches' Jaccard similarity >= threshold, within a language; a page joins the earliest centre
+    it near-duplicates. Adding an id again replaces that page.
+    """
+    def __init__(self, path: Optional[str] = None, threshold: float = 0.5, simhash_k: int = 3,
+                 idf: Optional[str] = None) -> None: ...
     def add(self, id: str, text_or_signatures: Union[str, dict], url: str = "") -> dict:
         """Indexes a page by its clean text or its signatures (a "sig" dict from husk.sign / husk sign).
 
-        Returns {"cluster": id, "duplicate_of": {"id", "url", "measure"} or None}.
+        Returns {"cluster": id, "duplicate_of": {"id", "url", "measure", "score"} or None}.
         """
     def query(self, text_or_signatures: Union[str, dict]) -> List[dict]:
-        """Indexed pages that near-duplicate a text or signatures, best first: [{"id", "url", "measure"}]."""
+        """Indexed pages that near-duplicate a text or signatures, best first:
+        [{"id", "url", "measure", "score"}]."""
     def __len__(self) -> int: ...
 
 class PageReader:

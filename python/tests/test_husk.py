@@ -103,6 +103,42 @@ def test_process_many_keeps_input_order_and_matches_process():
     assert [m["text"] for m in many][3] == "page number 3 has a paragraph of its own words 3"
 
 
+def test_process_many_keeps_the_ids_of_read_records(tmp_path):
+    page = b"<html><body><p>a page whose two copies sit in two files of one folder, word for word</p></body></html>"
+    (tmp_path / "one.html").write_bytes(page)
+    (tmp_path / "two.html").write_bytes(page)
+    processor = husk.Processor(extractor="fulltext")
+    ids = [r["id"] for r in processor.process_many(husk.read(str(tmp_path)))]
+    assert ids == ["one.html", "two.html"]
+    triples = [("x", "https://example.org/x", page), ("y", None, page)]
+    assert [r["id"] for r in processor.process_many(triples)] == ["x", "y"]
+
+
+def test_readme_pipeline_keeps_one_of_a_byte_identical_pair(tmp_path):
+    article = (b"<html><head><title>Harbour library</title></head><body><article>" +
+               b"".join(b"<p>The council voted on Tuesday, paragraph %d, to turn the old harbour warehouses "
+                        b"into a public library for the whole town and its visitors.</p>" % i for i in range(8)) +
+               b"</article></body></html>")
+    (tmp_path / "a.html").write_bytes(article)
+    (tmp_path / "b.html").write_bytes(article)
+    processor = husk.Processor()
+    index = husk.DedupIndex()
+    kept = []
+    for record in processor.process_many(husk.read(str(tmp_path)), jobs=2):
+        if "error" in record or record["language"] != "en":
+            continue
+        if index.add(record["id"], record["text"], record["url"])["duplicate_of"]:
+            continue
+        kept.append(record["id"])
+    assert kept == ["a.html"]
+
+
+def test_dedup_refuses_two_records_with_one_id():
+    text = "the council voted on tuesday to turn the old harbour warehouses into a public library for the town"
+    with pytest.raises(husk.Error, match="twice"):
+        husk.dedup([{"id": "a", "text": text}, {"id": "a", "text": text + " today"}])
+
+
 def test_threads_share_one_processor():
     processor = husk.Processor(extractor="fulltext")
     results = {}

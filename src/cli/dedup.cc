@@ -18,7 +18,7 @@ namespace {
 struct DedupArgs {
   std::vector<std::string> inputs;
   DedupOptions options;
-  std::string cluster = "components";
+  std::string cluster = "degree";
   std::string main = "first";
   bool k_given = false;
   std::string report;

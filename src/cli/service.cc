@@ -28,9 +28,19 @@ struct Stack {
   std::unique_ptr<Index> index;
 };
 
-Result<Stack> open_stack(const std::string& db, bool fsync_each_commit = false, const std::string& templates = "") {
+// With an IDF file the pages are signed with its statistics and the
+// index's simhash arm searches candidates too; without one simhash is off
+// (it collapses texts dominated by one token), and the minhash bands alone
+// find candidates. Either way the shingle sketches' Jaccard decides.
+Result<Stack> open_stack(const std::string& db, bool fsync_each_commit = false, const std::string& templates = "",
+                         const std::string& idf = "") {
   ProcessorOptions options;
   options.sign = true;
+  if (!idf.empty()) {
+    Result<CollectionStats> stats = load_collection_stats(idf);
+    if (!stats.ok()) return stats.status();
+    options.stats = std::make_shared<const CollectionStats>(std::move(*stats));
+  }
   if (!templates.empty()) {
     auto store = TemplateStore::open(templates);
     if (!store.ok()) return store.status();
@@ -40,6 +50,8 @@ Result<Stack> open_stack(const std::string& db, bool fsync_each_commit = false, 
   index_options.dir = db;
   index_options.fsync_each_commit = fsync_each_commit;
   index_options.minhash_permutations = options.signing.minhash_permutations;
+  index_options.sketch = options.signing.minhash_sketch;
+  index_options.simhash = options.stats != nullptr;
   Result<Processor> processor = Processor::make(options);
   if (!processor.ok()) return processor.status();
   Result<std::unique_ptr<Index>> index = Index::open(index_options);
@@ -54,11 +66,12 @@ Result<Stack> open_stack(const std::string& db, bool fsync_each_commit = false, 
 
 struct HookArgs {
   std::string db;
+  std::string idf;
   bool text = true;
 };
 
 int run_hook(const HookArgs& args) {
-  Result<Stack> stack = open_stack(args.db);
+  Result<Stack> stack = open_stack(args.db, false, "", args.idf);
   if (!stack.ok()) return fail("hook", stack.status().message(), 1);
   Service service(*stack->processor, *stack->index);
   std::ios::sync_with_stdio(false);
@@ -90,6 +103,7 @@ struct ServeArgs {
   int read_timeout_s = 10;           // a body slower than this is cut (slow loris)
   bool fsync = false;                // flush to disk before each acknowledgement
   std::string templates;             // a template store to extract known sites with
+  std::string idf;                   // collection statistics: simhash candidates too
 };
 
 httplib::Server* g_server = nullptr;
@@ -109,7 +123,7 @@ ServiceRequest request_of(const httplib::Request& req) {
 }
 
 int run_serve(const ServeArgs& args) {
-  Result<Stack> stack = open_stack(args.db, args.fsync, args.templates);
+  Result<Stack> stack = open_stack(args.db, args.fsync, args.templates, args.idf);
   if (!stack.ok()) return fail("serve", stack.status().message(), 1);
   std::size_t colon = args.listen.rfind(':');
   int port = 0;
@@ -207,6 +221,7 @@ struct DbArgs {
 int run_db(const DbArgs& args) {
   IndexOptions options;
   options.dir = args.db;
+  options.adopt_settings = true;
   Result<std::unique_ptr<Index>> opened = Index::open(options);
   if (!opened.ok()) return fail("db", opened.status().message(), 1);
   Index& index = **opened;
@@ -247,6 +262,8 @@ Command add_hook_command(CLI::App& app) {
       "indexed in --db before it is written.");
   cmd->add_option("--db", args->db, "Index directory (LMDB)")->required();
   cmd->add_flag("!--no-text", args->text, "Leave the text out of the results");
+  cmd->add_option("--idf", args->idf, "Collection statistics (husk idf build): pages are signed with them and simhash\n"
+                  "finds candidates beside the minhash bands; the sketches' Jaccard decides either way")->check(CLI::ExistingFile);
   return {cmd, [args] { return run_hook(*args); }};
 }
 
@@ -264,6 +281,8 @@ Command add_serve_command(CLI::App& app) {
   cmd->add_option("--max-inflight", args->max_inflight, "Concurrent requests before 503")->capture_default_str();
   cmd->add_option("--threads", args->threads, "HTTP worker threads (0: two per core)")->capture_default_str();
   cmd->add_option("--read-timeout", args->read_timeout_s, "Seconds a request may take to arrive")->capture_default_str();
+  cmd->add_option("--idf", args->idf, "Collection statistics (husk idf build): pages are signed with them and simhash\n"
+                  "finds candidates beside the minhash bands; the sketches' Jaccard decides either way")->check(CLI::ExistingFile);
   cmd->add_option("--templates", args->templates,
                   "Template store of husk extract --extractor template --state DIR: known sites use their template");
   cmd->add_flag("--fsync", args->fsync,

@@ -412,21 +412,27 @@ struct CorpusDedup::Impl {
       std::size_t j = i + 1;
       while (j < ks.size() && ks[j].key == ks[i].key) ++j;
       if (j - i >= 64) {
-        // Copies (equal sketches) as a star around the first; distinct
-        // texts against each other.
+        // Copies (equal sketches) as a star around the first; every page
+        // against the first page of every other text (lsh_candidates in
+        // dedup/search.h reduces its buckets the same way).
         bucket.assign(ks.begin() + static_cast<std::ptrdiff_t>(i), ks.begin() + static_cast<std::ptrdiff_t>(j));
         std::sort(bucket.begin(), bucket.end(),
                   [](const Key& x, const Key& y) { return x.whole != y.whole ? x.whole < y.whole : x.page < y.page; });
-        std::vector<uint32_t> distinct;
+        std::vector<uint32_t> firsts;
+        std::vector<std::size_t> text_of(bucket.size());
         for (std::size_t x = 0; x < bucket.size();) {
           std::size_t y = x + 1;
-          for (; y < bucket.size() && bucket[y].whole == bucket[x].whole; ++y) pair(bucket[x].page, bucket[y].page);
-          distinct.push_back(bucket[x].page);
+          for (; y < bucket.size() && bucket[y].whole == bucket[x].whole; ++y) {
+            pair(bucket[x].page, bucket[y].page);
+            text_of[y] = firsts.size();
+          }
+          text_of[x] = firsts.size();
+          firsts.push_back(bucket[x].page);
           x = y;
         }
-        std::sort(distinct.begin(), distinct.end());
-        for (std::size_t x = 0; x < distinct.size(); ++x)
-          for (std::size_t y = x + 1; y < distinct.size(); ++y) pair(distinct[x], distinct[y]);
+        for (std::size_t x = 0; x < bucket.size(); ++x)
+          for (std::size_t t = 0; t < firsts.size(); ++t)
+            if (t != text_of[x]) pair(bucket[x].page, firsts[t]);
       } else {
         for (std::size_t x = i; x < j; ++x)
           for (std::size_t y = x + 1; y < j; ++y) pair(ks[x].page, ks[y].page);
@@ -575,7 +581,7 @@ struct CorpusDedup::Impl {
         // The similarity first: languages are identified only for pairs
         // that pass it.
         double j = sketch_jaccard(mine.sketch, item.other.sketch, options.dedup.sketch);
-        if (j < options.dedup.threshold) continue;
+        if (!near_duplicate(j, mine.sketch.size(), item.other.sketch.size(), options.dedup)) continue;
         if (!comparable_pages(mine.resolved_language(), mine.terms, item.other.resolved_language(), item.other.terms,
                               options.dedup))
           continue;

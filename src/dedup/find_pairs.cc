@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "dedup/search.h"
 #include "sign/hashing.h"
@@ -68,18 +69,24 @@ bool comparable(const DedupPage& a, const DedupPage& b, const DedupOptions& o) {
   return comparable_pages(a.language, a.sig.terms, b.language, b.sig.terms, o);
 }
 
+// The distinct shingles a page's signature stands for: its sketch's size
+// (a full sketch stands for at least that many), or, for signatures
+// without a sketch, as many as it has minima.
+std::size_t information(const Signatures& s) { return s.shingles.empty() ? s.minhash.size() : s.shingles.size(); }
+
 void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, std::vector<Pair>& out,
                    DedupStats* stats) {
   uint32_t n = 0;
-  std::vector<const std::vector<uint32_t>*> minhashes;
+  std::vector<const std::vector<uint32_t>*> minhashes, sketches;
   for (const DedupPage& p : pages) {
     n = std::max<uint32_t>(n, static_cast<uint32_t>(p.sig.minhash.size()));
     minhashes.push_back(&p.sig.minhash);
+    sketches.push_back(&p.sig.shingles);
   }
   if (n == 0) return;
   auto [bands, rows] = lsh_bands_for(o.threshold, n);
   if (stats) stats->distance_histogram.assign(21, 0);
-  for (const Pair& c : lsh_candidates(minhashes, bands, rows)) {
+  for (const Pair& c : lsh_candidates(minhashes, sketches, bands, rows, o.mu)) {
     const DedupPage& a = pages[c.a];
     const DedupPage& b = pages[c.b];
     if (!comparable(a, b, o)) continue;
@@ -88,7 +95,7 @@ void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
       ++stats->candidates;
       ++stats->distance_histogram[static_cast<std::size_t>(std::lround(j * 20))];
     }
-    if (j >= o.threshold) out.push_back({c.a, c.b, static_cast<float>(j)});
+    if (near_duplicate(j, information(a.sig), information(b.sig), o)) out.push_back({c.a, c.b, static_cast<float>(j)});
   }
 }
 
@@ -195,6 +202,11 @@ double minhash_similarity(const Signatures& a, const Signatures& b, uint32_t k) 
   return estimated_jaccard(a.minhash, b.minhash);
 }
 
+bool near_duplicate(double similarity, std::size_t shingles_a, std::size_t shingles_b, const DedupOptions& o) {
+  if (std::min(shingles_a, shingles_b) < o.min_shingles) return similarity >= 1.0;
+  return similarity >= o.threshold;
+}
+
 uint64_t band_key(const std::vector<uint32_t>& minhash, uint32_t band, uint32_t rows) {
   std::string_view bytes(reinterpret_cast<const char*>(minhash.data() + band * rows), rows * sizeof(uint32_t));
   return xxh64(bytes, band);
@@ -211,17 +223,22 @@ std::pair<uint32_t, uint32_t> lsh_bands_for(double t, uint32_t n) {
 // The map step keys each page by (band, hash of the band's rows); the
 // reduce step pairs the pages of each key. A bucket over (1 + mu) x the
 // band's average bucket, and 64 pages («Simhash算法优化»'s threshold), is mostly
-// copies of one text: pages with equal minhash arrays are joined as a star
-// around the first (the same clusters, linear size), and only the rest are
-// paired.
-std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes, uint32_t bands,
-                                 uint32_t rows) {
-  constexpr double kMu = 2.0;
+// copies of one text: pages with equal sketches (verified alike against
+// any page) are joined as a star around the first, and every page is
+// paired with the first page of every other text in the bucket, so a
+// copy meets whatever its text meets (the clusterings that verify members
+// against a centre need those pairs, not only components).
+std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes,
+                                 const std::vector<const std::vector<uint32_t>*>& sketches, uint32_t bands,
+                                 uint32_t rows, double mu) {
   std::vector<Keyed> keyed;
   std::vector<Pair> candidates;
   auto whole = [&](uint32_t page) {
-    const auto& m = *minhashes[page];
+    const auto& m = sketches[page]->empty() ? *minhashes[page] : *sketches[page];
     return xxh64(std::string_view(reinterpret_cast<const char*>(m.data()), m.size() * sizeof(uint32_t)), 0);
+  };
+  auto add = [&](uint32_t a, uint32_t b) {
+    if (a != b) candidates.push_back({std::min(a, b), std::max(a, b), 0});
   };
   for (uint32_t band = 0; band < bands; ++band) {
     keyed.clear();
@@ -233,7 +250,7 @@ std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>
     std::sort(keyed.begin(), keyed.end());
     std::size_t buckets = 0;
     for (std::size_t i = 0; i < keyed.size(); ++i) buckets += i == 0 || keyed[i].key != keyed[i - 1].key;
-    const double limit = buckets ? (1.0 + kMu) * static_cast<double>(keyed.size()) / static_cast<double>(buckets) : 0;
+    const double limit = buckets ? (1.0 + mu) * static_cast<double>(keyed.size()) / static_cast<double>(buckets) : 0;
     for (std::size_t i = 0; i < keyed.size();) {
       std::size_t j = i + 1;
       while (j < keyed.size() && keyed[j].key == keyed[i].key) ++j;
@@ -241,23 +258,25 @@ std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>
         std::vector<Keyed> copies;
         for (std::size_t x = i; x < j; ++x) copies.push_back({whole(keyed[x].page), keyed[x].page});
         std::sort(copies.begin(), copies.end());
-        std::vector<uint32_t> distinct;
+        std::vector<uint32_t> firsts;  // the first page of each text
+        std::vector<std::size_t> text_of(copies.size());
         for (std::size_t x = 0; x < copies.size();) {
           std::size_t y = x + 1;
           while (y < copies.size() && copies[y].key == copies[x].key) {
-            uint32_t a = std::min(copies[x].page, copies[y].page), b = std::max(copies[x].page, copies[y].page);
-            candidates.push_back({a, b, 0});
+            add(copies[x].page, copies[y].page);
+            text_of[y] = firsts.size();
             ++y;
           }
-          distinct.push_back(copies[x].page);
+          text_of[x] = firsts.size();
+          firsts.push_back(copies[x].page);
           x = y;
         }
-        std::sort(distinct.begin(), distinct.end());
-        for (std::size_t x = 0; x < distinct.size(); ++x)
-          for (std::size_t y = x + 1; y < distinct.size(); ++y) candidates.push_back({distinct[x], distinct[y], 0});
+        for (std::size_t x = 0; x < copies.size(); ++x)
+          for (std::size_t t = 0; t < firsts.size(); ++t)
+            if (t != text_of[x]) add(copies[x].page, firsts[t]);
       } else {
         for (std::size_t x = i; x < j; ++x)
-          for (std::size_t y = x + 1; y < j; ++y) candidates.push_back({keyed[x].page, keyed[y].page, 0});
+          for (std::size_t y = x + 1; y < j; ++y) add(keyed[x].page, keyed[y].page);
       }
       i = j;
     }
@@ -274,6 +293,12 @@ std::vector<std::string> dedup_methods() {
 
 Result<std::vector<Pair>> find_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, DedupStats* stats) {
   std::vector<Pair> out;
+  // A cluster names its pages by id: two pages under one id would make a
+  // cluster name one page twice.
+  std::unordered_set<std::string_view> ids;
+  for (const DedupPage& p : pages)
+    if (!ids.insert(p.id).second)
+      return Status(Code::kInvalidArgument, "the id \"" + p.id + "\" is given twice: every page needs an id of its own");
   const std::string& m = o.method;
   if (m == "simhash" || m == "simhash_hyperplane") {
     // Pages without the fingerprint are left out of the search.

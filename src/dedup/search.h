@@ -53,9 +53,23 @@ double sketch_jaccard(std::span<const uint32_t> a, std::span<const uint32_t> b, 
 // carry one, else the minima's estimate.
 double minhash_similarity(const Signatures& a, const Signatures& b, uint32_t k);
 
-// Candidate pairs (a < b, sorted, unique): pages sharing a band key.
-std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes, uint32_t bands,
-                                 uint32_t rows);
+// The one decision on a minhash candidate pair, made alike by husk dedup's
+// in-memory and corpus searches and by the index: whether a similarity
+// measured between two sketches makes a near-duplicate. A sketch of fewer
+// than options.min_shingles distinct shingles carries too little to tell
+// two texts apart by resemblance (a few words, or one row of masked
+// numbers repeated): such a page is a duplicate only of a page with the
+// very same shingles (similarity 1).
+bool near_duplicate(double similarity, std::size_t shingles_a, std::size_t shingles_b, const DedupOptions& options);
+
+// Candidate pairs (a < b, sorted, unique): pages sharing a band key. In a
+// bucket over (1 + mu) x the average and 64 pages, pages with equal
+// sketches are joined as a star and each page meets the first page of
+// every other text in the bucket (husk dedup's two searches reduce
+// buckets alike).
+std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes,
+                                 const std::vector<const std::vector<uint32_t>*>& sketches, uint32_t bands,
+                                 uint32_t rows, double mu);
 
 // Whether two pages may be compared at all: the same language (when both
 // are known and options.within_language holds) and term counts within

@@ -24,14 +24,17 @@
 #include <variant>
 
 #include "dedup/search.h"
+#include "husk/metadata.h"
 #include "sign/signature_json.h"
 
 namespace husk {
 
 namespace {
 
-// The layout of the stored keys; an index written with another is refused.
-constexpr uint64_t kFormat = 2;
+// The layout of the stored keys and values; an index written with another
+// is refused. 3: the minhash table's value carries the page's language and
+// arrival number before its minima and sketch.
+constexpr uint64_t kFormat = 3;
 
 // The number of pages the simhash tables are laid out for (Manku 2007
 // section 3.1 weighs tables against run length for a given n): 16 million.
@@ -159,15 +162,42 @@ std::string url_of(const std::optional<std::string>& record) {
   return j.is_object() && j.contains("url") && j["url"].is_string() ? j["url"].get<std::string>() : std::string();
 }
 
-// "jaccard 0.930" or "hamming 2".
-std::string measure_text(double jaccard, int hamming) {
-  char buf[32];
-  if (jaccard >= 0) {
-    std::snprintf(buf, sizeof(buf), "jaccard %.3f", jaccard);
-  } else {
-    std::snprintf(buf, sizeof(buf), "hamming %d", hamming);
-  }
-  return buf;
+// What verification reads of an indexed page (the minhash table's value).
+struct Stored {
+  std::string language;  // primary subtag, "" when unknown
+  uint64_t seq = 0;      // arrival number: the earliest centre wins
+  std::vector<uint32_t> minhash;
+  std::vector<uint32_t> sketch;
+};
+
+std::string encode_stored(const std::string& language, uint64_t seq, const Signatures& sig) {
+  std::string out;
+  const std::string lang = language.substr(0, 255);
+  out.push_back(static_cast<char>(lang.size()));
+  out += lang;
+  put_be(out, seq, 8);
+  put_be(out, sig.minhash.size(), 4);
+  out.append(reinterpret_cast<const char*>(sig.minhash.data()), sig.minhash.size() * sizeof(uint32_t));
+  out.append(reinterpret_cast<const char*>(sig.shingles.data()), sig.shingles.size() * sizeof(uint32_t));
+  return out;
+}
+
+bool decode_stored(std::string_view in, Stored& out) {
+  if (in.empty()) return false;
+  const std::size_t lang = static_cast<uint8_t>(in[0]);
+  if (in.size() < 1 + lang + 12) return false;
+  out.language.assign(in.substr(1, lang));
+  std::size_t at = 1 + lang;
+  out.seq = get_be(in, at, 8);
+  const uint64_t minima = get_be(in, at + 8, 4);
+  at += 12;
+  if ((in.size() - at) % sizeof(uint32_t) != 0 || minima > (in.size() - at) / sizeof(uint32_t)) return false;
+  out.minhash.resize(minima);
+  std::memcpy(out.minhash.data(), in.data() + at, minima * sizeof(uint32_t));
+  at += minima * sizeof(uint32_t);
+  out.sketch.resize((in.size() - at) / sizeof(uint32_t));
+  std::memcpy(out.sketch.data(), in.data() + at, in.size() - at);
+  return true;
 }
 
 }  // namespace
@@ -254,54 +284,59 @@ struct Index::Impl {
 
   struct Candidate {
     std::string id;
-    double jaccard = -1;
-    int hamming = 65;
+    double score = 0;
+    uint64_t seq = 0;
   };
 
-  // Indexed pages near-duplicating `sig` by either measure, best first.
-  std::vector<Candidate> candidates(Txn& txn, const Signatures& sig) const {
+  // The index's decision options, as husk dedup takes them.
+  DedupOptions decision() const {
+    DedupOptions o;
+    o.threshold = options.threshold;
+    o.min_shingles = options.min_shingles;
+    o.within_language = options.within_language;
+    o.sketch = options.sketch;
+    return o;
+  }
+
+  // Indexed pages that near-duplicate `sig` by the one decision, best
+  // first. Candidates come from the minhash bands and, with the simhash
+  // arm, from the simhash tables; every one is verified alike.
+  std::vector<Candidate> candidates(Txn& txn, const Signatures& sig, const std::string& language) const {
     std::vector<Candidate> out;
     std::set<std::string> seen;
-    for (const std::string& key : band_keys(sig.minhash)) {
-      for (const std::string& id : txn.values(bands, key)) {
-        if (!seen.insert(id).second) continue;
-        auto raw = txn.get(minhash, id);
-        // The value: the minima, then (indexes written since the sketch
-        // exists) the bottom-k sketch.
-        const std::size_t minima_bytes = sig.minhash.size() * sizeof(uint32_t);
-        if (!raw || raw->size() < minima_bytes || raw->size() % sizeof(uint32_t) != 0) continue;
-        Signatures other;
-        other.minhash.resize(sig.minhash.size());
-        std::memcpy(other.minhash.data(), raw->data(), minima_bytes);
-        other.shingles.resize((raw->size() - minima_bytes) / sizeof(uint32_t));
-        std::memcpy(other.shingles.data(), raw->data() + minima_bytes, raw->size() - minima_bytes);
-        double j = minhash_similarity(sig, other, SignOptions{}.minhash_sketch);
-        if (j >= options.threshold) out.push_back({id, j, 65});
-      }
-    }
-    if (sig.simhash) {
-      std::set<std::string> near;
+    const DedupOptions o = decision();
+    Signatures other;
+    Stored stored;
+    auto verify = [&](std::string_view id) {
+      if (!seen.insert(std::string(id)).second) return;
+      auto raw = txn.get(minhash, id);
+      if (!raw || !decode_stored(*raw, stored)) return;
+      if (!comparable_pages(language, 0, stored.language, 0, o)) return;
+      other.minhash = std::move(stored.minhash);
+      other.shingles = std::move(stored.sketch);
+      const double j = minhash_similarity(sig, other, o.sketch);
+      const std::size_t info_other = other.shingles.empty() ? other.minhash.size() : other.shingles.size();
+      const std::size_t info_mine = sig.shingles.empty() ? sig.minhash.size() : sig.shingles.size();
+      if (near_duplicate(j, info_mine, info_other, o)) out.push_back({std::string(id), j, stored.seq});
+    };
+    for (const std::string& key : band_keys(sig.minhash))
+      for (const std::string& id : txn.values(bands, key)) verify(id);
+    if (options.simhash && sig.simhash) {
       for (std::size_t t = 0; t < tables.key_masks.size(); ++t)
         txn.each(simhash, simhash_prefix(t, *sig.simhash), [&](std::string_view k, std::string_view id) {
-          int d = hamming(get_be(k, 9, 8), *sig.simhash);
-          if (d <= static_cast<int>(options.simhash_k) && near.insert(std::string(id)).second) {
-            auto it = std::find_if(out.begin(), out.end(), [&](const Candidate& c) { return c.id == id; });
-            if (it == out.end()) {
-              out.push_back({std::string(id), -1, d});
-            } else {
-              it->hamming = d;
-            }
-          }
+          if (hamming(get_be(k, 9, 8), *sig.simhash) <= static_cast<int>(options.simhash_k)) verify(id);
           return true;
         });
     }
     std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
-      if (a.jaccard != b.jaccard) return a.jaccard > b.jaccard;
-      if (a.hamming != b.hamming) return a.hamming < b.hamming;
+      if (a.score != b.score) return a.score > b.score;
       return a.id < b.id;
     });
     return out;
   }
+
+  // The main page of a cluster's stored value ("id\nurl").
+  static std::string main_of(const std::string& value) { return value.substr(0, value.find('\n')); }
 
   // ---- writes, in the writer's transaction ----
 
@@ -320,7 +355,7 @@ struct Index::Impl {
       Result<Signatures> sig = signatures_from_json(j["sig"]);
       if (sig.ok()) {
         for (const std::string& key : band_keys(sig->minhash)) txn.del(bands, key, id);
-        if (sig->simhash)
+        if (options.simhash && sig->simhash)
           for (const std::string& key : simhash_keys(*sig->simhash)) txn.del(simhash, key, id);
       }
     }
@@ -349,15 +384,26 @@ struct Index::Impl {
   Verdict index(Txn& txn, const PageResult& page) {
     unindex(txn, page.id);
     const Signatures& sig = *page.signatures;
-    std::vector<Candidate> found = candidates(txn, sig);
+    const std::string language = primary_language(page.language.code);
+    // The earliest-indexed centre among the verified candidates: a page is
+    // a centre when it is its cluster's main page.
+    const std::vector<Candidate> found = candidates(txn, sig, language);
+    const Candidate* centre = nullptr;
+    std::string centre_cluster;
+    for (const Candidate& c : found) {
+      if (centre != nullptr && c.seq >= centre->seq) continue;
+      auto cluster = txn.get(cluster_of, c.id);
+      auto main = cluster ? txn.get(clusters, *cluster) : std::nullopt;
+      if (!main || main_of(*main) != c.id) continue;
+      centre = &c;
+      centre_cluster = *cluster;
+    }
     Verdict verdict;
     std::string cluster = page.id;
-    if (!found.empty()) {
-      const Candidate& best = found.front();
-      cluster = txn.get(cluster_of, best.id).value_or(best.id);
-      std::string main = txn.get(clusters, cluster).value_or(best.id + "\n");
-      verdict.duplicate_of = Match{main.substr(0, main.find('\n')), main.substr(main.find('\n') + 1),
-                                   measure_text(best.jaccard, best.hamming)};
+    if (centre != nullptr) {
+      cluster = centre_cluster;
+      std::string main = txn.get(clusters, cluster).value_or(centre->id + "\n");
+      verdict.duplicate_of = Match{centre->id, main.substr(main.find('\n') + 1), "jaccard", centre->score};
     } else {
       txn.put(clusters, cluster, page.id + "\n" + page.url);
       add_counter(txn, "clusters", 1);
@@ -368,18 +414,20 @@ struct Index::Impl {
     record["url"] = page.url;
     record["title"] = page.title;
     record["text"] = page.text;
+    record["language"] = language.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(language);
     record["sig"] = signatures_to_json(sig);
     record["cluster"] = cluster;
     record["duplicate_of"] = verdict.duplicate_of ? nlohmann::json({{"id", verdict.duplicate_of->id},
                                                                     {"url", verdict.duplicate_of->url},
-                                                                    {"measure", verdict.duplicate_of->measure}})
+                                                                    {"measure", verdict.duplicate_of->measure},
+                                                                    {"score", verdict.duplicate_of->score}})
                                                   : nlohmann::json(nullptr);
-    std::string minima(reinterpret_cast<const char*>(sig.minhash.data()), sig.minhash.size() * sizeof(uint32_t));
-    minima.append(reinterpret_cast<const char*>(sig.shingles.data()), sig.shingles.size() * sizeof(uint32_t));
+    const uint64_t seq = counter(txn, "seq");
+    add_counter(txn, "seq", 1);
     txn.put(docs, page.id, record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    txn.put(minhash, page.id, minima);
+    txn.put(minhash, page.id, encode_stored(language, seq, sig));
     for (const std::string& key : band_keys(sig.minhash)) txn.put(bands, key, page.id);
-    if (sig.simhash)
+    if (options.simhash && sig.simhash)
       for (const std::string& key : simhash_keys(*sig.simhash)) txn.put(simhash, key, page.id);
     txn.put(members, cluster, page.id);
     txn.put(cluster_of, page.id, cluster);
@@ -485,14 +533,31 @@ struct Index::Impl {
 
   // The settings an index was written with must be the ones it is opened
   // with: its keys depend on them.
-  Status check_settings(Txn& txn) {
+  Status check_settings(Txn& txn, bool adopt = true) {
     nlohmann::ordered_json want;
     want["format"] = kFormat;
     want["threshold"] = options.threshold;
+    want["min_shingles"] = options.min_shingles;
+    want["within_language"] = options.within_language;
+    want["simhash"] = options.simhash;
     want["simhash_k"] = options.simhash_k;
     want["minhash_permutations"] = options.minhash_permutations;
+    want["sketch"] = options.sketch;
     std::string text = want.dump();
     auto stored = txn.get(meta, "settings");
+    if (stored && adopt && options.adopt_settings) {
+      nlohmann::json j = nlohmann::json::parse(*stored, nullptr, false);
+      if (j.is_object() && j.value("format", uint64_t(0)) == kFormat) {
+        options.threshold = j.value("threshold", options.threshold);
+        options.min_shingles = j.value("min_shingles", options.min_shingles);
+        options.within_language = j.value("within_language", options.within_language);
+        options.simhash = j.value("simhash", options.simhash);
+        options.simhash_k = j.value("simhash_k", options.simhash_k);
+        options.minhash_permutations = j.value("minhash_permutations", options.minhash_permutations);
+        options.sketch = j.value("sketch", options.sketch);
+        return check_settings(txn, false);
+      }
+    }
     if (!stored) {
       txn.put(meta, "settings", text);
       return txn.rc() == 0 ? Status() : lmdb_error(txn.rc(), options.dir + ": settings");
@@ -550,11 +615,11 @@ Result<std::unique_ptr<Index>> Index::open(const IndexOptions& options) {
   }
   rc = mdb_txn_commit(txn);
   if (rc != 0) return lmdb_error(rc, options.dir);
-  auto [b, r] = lsh_bands_for(options.threshold, options.minhash_permutations);
+  const IndexOptions& kept = impl->options;  // the stored settings, when adopted
+  auto [b, r] = lsh_bands_for(kept.threshold, kept.minhash_permutations);
   impl->band_count = b;
   impl->band_rows = r;
-  impl->tables = simhash_tables(~0ull, options.simhash_k,
-                                simhash_tables_m(options.simhash_k, 64, kDesignPages, kMaxTables));
+  impl->tables = simhash_tables(~0ull, kept.simhash_k, simhash_tables_m(kept.simhash_k, 64, kDesignPages, kMaxTables));
   try {
     impl->writer = std::thread([raw = impl.get()] { raw->write_loop(); });
     if (!options.fsync_each_commit)
@@ -612,15 +677,17 @@ std::optional<std::string> Index::cluster(const std::string& id) const {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::vector<Match> Index::similar(const Signatures& signatures) const {
+std::vector<Match> Index::similar(const Signatures& signatures, const std::string& language) const {
   std::vector<Match> out;
   ReadTxn r(impl_->env);
   if (r.rc != 0) return out;
   Txn txn(r.txn);
-  for (const Impl::Candidate& c : impl_->candidates(txn, signatures))
-    out.push_back(Match{c.id, url_of(txn.get(impl_->docs, c.id)), measure_text(c.jaccard, c.hamming)});
+  for (const Impl::Candidate& c : impl_->candidates(txn, signatures, primary_language(language)))
+    out.push_back(Match{c.id, url_of(txn.get(impl_->docs, c.id)), "jaccard", c.score});
   return out;
 }
+
+const IndexOptions& Index::options() const { return impl_->options; }
 
 IndexStats Index::stats() const {
   IndexStats s;
@@ -664,7 +731,7 @@ std::vector<std::string> Index::verify() const {
     if (!txn.get(I.minhash, id)) problems.push_back(id + ": minima missing");
     for (const std::string& k : I.band_keys(sig->minhash))
       if (!has(I.bands, k, id)) problems.push_back(id + ": band posting missing");
-    if (sig->simhash)
+    if (I.options.simhash && sig->simhash)
       for (const std::string& k : I.simhash_keys(*sig->simhash))
         if (!has(I.simhash, k, id)) problems.push_back(id + ": simhash posting missing");
     auto cluster = txn.get(I.cluster_of, id);

@@ -1,5 +1,7 @@
 #include "service/service.h"
 
+#include <cstdio>
+
 #include <chrono>
 #include <exception>
 #include <nlohmann/json.hpp>
@@ -80,7 +82,10 @@ std::string Service::answer_json(const Posted& posted, bool with_text) {
   j["sig"] = p.signatures ? signatures_to_json(*p.signatures) : nlohmann::ordered_json(nullptr);
   const Verdict* v = posted.verdict.ok() ? &*posted.verdict : nullptr;
   if (v != nullptr && v->duplicate_of) {
-    j["duplicate_of"] = {{"id", v->duplicate_of->id}, {"url", v->duplicate_of->url}, {"measure", v->duplicate_of->measure}};
+    j["duplicate_of"] = {{"id", v->duplicate_of->id},
+                         {"url", v->duplicate_of->url},
+                         {"measure", v->duplicate_of->measure},
+                         {"score", v->duplicate_of->score}};
   } else {
     j["duplicate_of"] = nullptr;
   }
@@ -259,6 +264,15 @@ std::string Service::metrics_text() {
   out += "# TYPE husk_pages_indexed gauge\nhusk_pages_indexed " + std::to_string(s.pages) + "\n";
   out += "# TYPE husk_clusters gauge\nhusk_clusters " + std::to_string(s.clusters) + "\n";
   out += "# TYPE husk_duplicates_found gauge\nhusk_duplicates_found " + std::to_string(s.duplicates) + "\n";
+  // The decision rule, as an info metric: which candidates are searched,
+  // the measure that decides and its threshold.
+  const IndexOptions& o = index_.options();
+  char threshold[32];
+  std::snprintf(threshold, sizeof(threshold), "%g", o.threshold);
+  out += "# TYPE husk_dedup_decision gauge\nhusk_dedup_decision{candidates=\"" +
+         std::string(o.simhash ? "minhash_bands+simhash_tables" : "minhash_bands") +
+         "\",measure=\"jaccard\",threshold=\"" + threshold + "\",min_shingles=\"" + std::to_string(o.min_shingles) +
+         "\"} 1\n";
   return out;
 }
 

@@ -85,9 +85,12 @@ TEST(Lsh, CandidateRateFollowsTheSCurveOfTheChosenBands) {
         pages.push_back(page_of(a, "a"));
         pages.push_back(page_of(b, "b"));
       }
-      std::vector<const std::vector<uint32_t>*> minhashes;
-      for (const DedupPage& p : pages) minhashes.push_back(&p.sig.minhash);
-      std::vector<Pair> candidates = lsh_candidates(minhashes, bands, rows);
+      std::vector<const std::vector<uint32_t>*> minhashes, sketches;
+      for (const DedupPage& p : pages) {
+        minhashes.push_back(&p.sig.minhash);
+        sketches.push_back(&p.sig.shingles);
+      }
+      std::vector<Pair> candidates = lsh_candidates(minhashes, sketches, bands, rows, DedupOptions{}.mu);
       std::size_t planted = 0;
       for (const Pair& c : candidates) planted += c.a % 2 == 0 && c.b == c.a + 1;
       double expected = 1 - std::pow(1 - std::pow(exact, rows), bands);
