@@ -255,9 +255,13 @@ py::list dedup(const py::list& records, const std::string& method, double thresh
     j["cluster"] = c;
     j["size"] = clusters[c].members.size();
     j["main"] = kept[clusters[c].main].id;
-    py::list members;
-    for (uint32_t m : clusters[c].members) members.append(kept[m].id);
+    py::list members, urls;
+    for (uint32_t m : clusters[c].members) {
+      members.append(kept[m].id);
+      urls.append(kept[m].url);
+    }
     j["members"] = members;
+    j["urls"] = urls;
     out.append(j);
   }
   return out;

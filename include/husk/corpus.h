@@ -77,10 +77,12 @@ struct CorpusOptions {
 struct CorpusCluster {
   std::string main;
   std::vector<std::string> members;  // in input order, main included
+  std::vector<std::string> urls;     // each member's URL ("" when its record had none)
 };
 
 struct CorpusPair {
-  std::string a, b;  // a before b in the input
+  std::string a, b;          // a before b in the input
+  std::string url_a, url_b;  // their URLs
   float score = 0;
 };
 

@@ -62,20 +62,35 @@ std::vector<DedupOptions> report_settings(const DedupOptions& o) {
   return out;
 }
 
-// One output line of a cluster, and of a verified pair.
-std::string cluster_line(std::size_t index, const std::string& main, const std::vector<std::string>& members) {
+// One output line of a cluster (each member's URL beside its id, so that a
+// WARC record id can be acted on), and of a verified pair (the measure by
+// name next to its value).
+std::string cluster_line(std::size_t index, const std::string& main, const std::vector<std::string>& members,
+                         const std::vector<std::string>& urls) {
   nlohmann::ordered_json j;
   j["cluster"] = index;
   j["size"] = members.size();
   j["main"] = main;
   j["members"] = members;
+  j["urls"] = urls;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::string pair_line(const std::string& a, const std::string& b, float score) {
+// The measure a method's pairs are scored on.
+const char* measure_of(const std::string& method) {
+  if (method == "simhash" || method == "simhash_hyperplane") return "hamming";
+  if (method == "minhash" || method == "spotsigs") return "jaccard";
+  return "equal";  // the hash joins: the signature values are equal
+}
+
+std::string pair_line(const std::string& a, const std::string& b, const std::string& url_a, const std::string& url_b,
+                      const std::string& method, float score) {
   nlohmann::ordered_json j;
   j["a"] = a;
   j["b"] = b;
+  j["url_a"] = url_a;
+  j["url_b"] = url_b;
+  j["measure"] = measure_of(method);
   j["score"] = score;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
@@ -139,12 +154,13 @@ int run_corpus_dedup(const DedupArgs& args, Exchange& exchange) {
   if (rank == 0) {
     std::ostream& out = output.out();
     for (std::size_t c = 0; c < result->clusters.size(); ++c)
-      out << cluster_line(c, result->clusters[c].main, result->clusters[c].members);
+      out << cluster_line(c, result->clusters[c].main, result->clusters[c].members, result->clusters[c].urls);
     out.flush();
     if (!out) return fatal("write failed");
     if (!args.pairs.empty()) {
       std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
-      for (const CorpusPair& pair : result->pairs) p << pair_line(pair.a, pair.b, pair.score);
+      for (const CorpusPair& pair : result->pairs)
+        p << pair_line(pair.a, pair.b, pair.url_a, pair.url_b, args.options.method, pair.score);
       if (!p) return fatal(args.pairs + ": cannot write");
     }
     std::size_t clustered = 0;
@@ -202,15 +218,20 @@ int run_dedup(DedupArgs args) {
   if (Status st = output.open(args.output); !st.ok()) return fail("dedup", st.message(), 1);
   std::ostream* out = &output.out();
   for (std::size_t c = 0; c < clusters.size(); ++c) {
-    std::vector<std::string> members;
-    for (uint32_t m : clusters[c].members) members.push_back(pages[m].id);
-    *out << cluster_line(c, pages[clusters[c].main].id, members);
+    std::vector<std::string> members, urls;
+    for (uint32_t m : clusters[c].members) {
+      members.push_back(pages[m].id);
+      urls.push_back(pages[m].url);
+    }
+    *out << cluster_line(c, pages[clusters[c].main].id, members, urls);
   }
   out->flush();
   if (!*out) return fail("dedup", "write failed", 1);
   if (!args.pairs.empty()) {
     std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
-    for (const Pair& pair : *pairs) p << pair_line(pages[pair.a].id, pages[pair.b].id, pair.score);
+    for (const Pair& pair : *pairs)
+      p << pair_line(pages[pair.a].id, pages[pair.b].id, pages[pair.a].url, pages[pair.b].url, args.options.method,
+                     pair.score);
     if (!p) return fail("dedup", args.pairs + ": cannot write", 1);
   }
   if (!args.report.empty()) {

@@ -118,6 +118,7 @@ struct Stored {
   std::string probe;  // the text's start, when the language is still to be identified
   uint32_t terms = 0;
   std::vector<uint32_t> sketch;
+  std::string url;
 
   // The language, identified from the probe on first need.
   const std::string& resolved_language() {
@@ -143,6 +144,8 @@ void encode(std::string& out, const Stored& s) {
   put_bytes(out, s.terms);
   put_bytes<uint32_t>(out, static_cast<uint32_t>(s.sketch.size()));
   out.append(reinterpret_cast<const char*>(s.sketch.data()), s.sketch.size() * sizeof(uint32_t));
+  put_bytes<uint32_t>(out, static_cast<uint32_t>(s.url.size()));
+  out += s.url;
   uint32_t length = static_cast<uint32_t>(out.size());
   std::memcpy(out.data(), &length, sizeof(length));
 }
@@ -163,6 +166,10 @@ bool decode(std::string_view in, Stored& s) {
   if (!take_bytes(in, s.terms) || !take_bytes(in, n) || in.size() < n * sizeof(uint32_t)) return false;
   s.sketch.resize(n);
   std::memcpy(s.sketch.data(), in.data(), n * sizeof(uint32_t));
+  in.remove_prefix(n * sizeof(uint32_t));
+  uint32_t url_size = 0;
+  if (!take_bytes(in, url_size) || in.size() < url_size) return false;
+  s.url.assign(in.substr(0, url_size));
   return true;
 }
 
@@ -331,7 +338,7 @@ struct CorpusDedup::Impl {
     any = true;
     last_ordinal = ordinal;
     Stored s{page.id, page.rank, page.boilerplate, page.language, std::string(page.language.empty() ? probe : ""),
-             page.sig.terms, page.sig.shingles};
+             page.sig.terms, page.sig.shingles, page.url};
     const std::size_t slot = ordinal / static_cast<uint64_t>(ranks);
     if (offsets.size() <= slot) offsets.resize(slot + 1, kAbsent);
     offsets[slot] = store.size();
@@ -624,8 +631,9 @@ struct CorpusDedup::Impl {
         if (it == cache.end()) {
           if (cache.size() > 4096) cache.clear();
           if (Status st = read_stored(b, s, buf); !st.ok()) return st;
-          // Rank, boilerplate and id stay here.
+          // Rank, boilerplate, id and URL stay here.
           s.id.clear();
+          s.url.clear();
           encode(buf, s);
           it = cache.emplace(b, buf).first;
         }
@@ -837,10 +845,14 @@ struct CorpusDedup::Impl {
       }
       CorpusCluster c;
       c.main = info[best].id;
-      for (uint32_t m : g) c.members.push_back(info[m].id);
+      for (uint32_t m : g) {
+        c.members.push_back(info[m].id);
+        c.urls.push_back(info[m].url);
+      }
       result.clusters.push_back(std::move(c));
     }
-    for (const Verified& v : all) result.pairs.push_back({info[v.a].id, info[v.b].id, v.score});
+    for (const Verified& v : all)
+      result.pairs.push_back({info[v.a].id, info[v.b].id, info[v.a].url, info[v.b].url, v.score});
     report("clustered: " + std::to_string(result.clusters.size()) + " clusters");
     return result;
   }

@@ -60,11 +60,21 @@ TEST(DedupCli, ClustersFromSignedRecordsAreDeterministic) {
   auto first = nlohmann::ordered_json::parse(lines[0]);
   std::vector<std::string> keys;
   for (auto& [k, v] : first.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"cluster", "size", "main", "members"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"cluster", "size", "main", "members", "urls"}));
   EXPECT_EQ(first["cluster"], 0);
   EXPECT_EQ(first["size"], 3);
   EXPECT_EQ(first["main"], "Harbour-0");
   EXPECT_EQ(first["members"], nlohmann::json({"Harbour-0", "Harbour-1", "Harbour-2"}));
+  // Each member's URL beside its id, in both searches (--report runs the
+  // in-memory one), and the measure named in every verified pair.
+  EXPECT_EQ(first["urls"], nlohmann::json({"http://e.com/0", "http://e.com/1", "http://e.com/2"}));
+  test::CommandResult reported = run_husk("dedup --report " + dir.file("report") + " --pairs " + dir.file("pairs.jsonl") +
+                                          " " + dir.file("signed.jsonl") + " 2>/dev/null");
+  EXPECT_EQ(reported.out, one.out);
+  auto pair = nlohmann::json::parse(test::lines(test::read_file(dir.file("pairs.jsonl"))).at(0));
+  EXPECT_EQ(pair["url_a"], "http://e.com/0");
+  EXPECT_EQ(pair["measure"], "jaccard");
+  EXPECT_GE(pair["score"].get<double>(), 0.5);
   // Singletons and every method run; the unique page stays alone.
   std::vector<std::string> with = test::lines(run_husk("dedup --singletons " + dir.file("signed.jsonl") + " 2>/dev/null").out);
   EXPECT_EQ(with.size(), 5u);
