@@ -88,10 +88,10 @@ TEST(SignCli, IdfBuildThenSign) {
   ASSERT_GE(idf.size(), 5u);
   EXPECT_EQ(idf[0], "husk-idf 1");
   EXPECT_EQ(idf[1], "documents 31");  // 30 stories and the plain record; the broken one has no text
-  EXPECT_EQ(idf[3], "normalize numbers=mask,letters=join,min-run=4");
+  EXPECT_EQ(idf[3], "normalize numbers=keep,letters=join,min-run=4");
   test::CommandResult signed_out = run_husk("sign --idf " + dir.file("c.idf") + " " + dir.file("in.jsonl") + " 2>&1");
   EXPECT_EQ(signed_out.out.find("no --idf file"), std::string::npos);
-  test::CommandResult mismatch = run_husk("sign --normalize numbers=keep --idf " + dir.file("c.idf") + " " + dir.file("in.jsonl") + " 2>&1 >/dev/null");
+  test::CommandResult mismatch = run_husk("sign --normalize numbers=mask --idf " + dir.file("c.idf") + " " + dir.file("in.jsonl") + " 2>&1 >/dev/null");
   EXPECT_NE(mismatch.out.find("was built with --normalize"), std::string::npos);
 }
 
