@@ -195,7 +195,8 @@ std::string field(const py::dict& d, const char* key) {
 // husk dedup over records: dicts with an id and a text (or a "sig" from
 // husk.sign / husk sign), as the CLI reads JSONL.
 py::list dedup(const py::list& records, const std::string& method, double threshold, uint32_t k,
-               const std::string& cluster, const std::string& main, bool any_language, bool singletons, unsigned jobs) {
+               const std::string& cluster, const std::string& main, bool any_language, bool singletons, unsigned jobs,
+               const std::string& measure) {
   std::vector<DedupPage> pages;
   std::vector<std::string> texts;
   std::vector<std::size_t> to_sign;
@@ -224,6 +225,7 @@ py::list dedup(const py::list& records, const std::string& method, double thresh
   DedupOptions options;
   options.method = method;
   options.threshold = threshold;
+  options.measure = measure;
   options.k = k;
   options.within_language = !any_language;
   Result<ClusterMethod> method_named = cluster_method_named(cluster);
@@ -480,7 +482,8 @@ PYBIND11_MODULE(_husk, m) {
         py::arg("idf") = std::string());
   m.def("dedup", &dedup, py::arg("records"), py::arg("method") = "minhash", py::arg("threshold") = 0.5,
         py::arg("k") = 6, py::arg("cluster") = "degree", py::arg("main") = "first",
-        py::arg("any_language") = false, py::arg("singletons") = false, py::arg("jobs") = 0);
+        py::arg("any_language") = false, py::arg("singletons") = false, py::arg("jobs") = 0,
+        py::arg("measure") = "jaccard");
 
   py::class_<PyIndex>(m, "DedupIndex")
       .def(py::init<const py::object&, double, uint32_t, const py::object&>(), py::arg("path") = py::none(),

@@ -44,6 +44,9 @@ struct Pair {
   uint32_t a = 0;
   uint32_t b = 0;
   float score = 0;
+  // With the containment measure: 1 when a is contained in b, 2 when b is
+  // contained in a (the score is that containment); 0 otherwise.
+  uint8_t contained = 0;
   bool operator==(const Pair& o) const { return a == o.a && b == o.b; }
   bool operator<(const Pair& o) const { return a != o.a ? a < o.a : b < o.b; }
 };
@@ -61,8 +64,15 @@ struct DedupOptions {
   // template, other article" pair comes closer than 22.
   uint32_t k = 6;
   // minhash / spotsigs: Jaccard similarity >= threshold. 0.5 on word
-  // 5-shingles (text-dedup and datasketch use 0.5-0.8).
+  // 5-shingles (text-dedup and datasketch use 0.5-0.8). With the
+  // containment measure the smallest containment (README, "Containment":
+  // 0.5 to 0.7 score alike on a constructed text-reuse set; below 0.5
+  // distinct articles sharing a few paragraphs are taken for reuse).
   double threshold = 0.5;
+  // minhash: "jaccard" (near-duplicates: |A∩B| / |A∪B|) or "containment"
+  // (text reuse: |A∩B| / |A| for the smaller text A, Broder 1997), both
+  // on the shingle sketches.
+  std::string measure = "jaccard";
   // minhash: the bottom-k sketch size the pages were signed with
   // (SignOptions::minhash_sketch); a sketch this long stands for a larger set.
   uint32_t sketch = 256;
@@ -112,7 +122,8 @@ struct Cluster {
 
 // Clusters of two or more of `pages` pages (all of them with `singletons`)
 // from the pairs alone, ordered by their first member, whose main page is
-// their first member.
+// the centre every member was verified against (centre, degree) or the
+// first member (components, which have no centre).
 std::vector<Cluster> cluster_pairs(std::size_t pages, const std::vector<Pair>& pairs, ClusterMethod method,
                                    bool singletons = false);
 
@@ -122,7 +133,8 @@ std::vector<Cluster> cluster_pairs(std::size_t pages, const std::vector<Pair>& p
 Result<ClusterMethod> cluster_method_named(const std::string& name);
 Result<MainPage> main_page_named(const std::string& name);
 
-// The same, with the main page chosen by options.main.
+// The same, with the main page chosen by options.main (MainPage::kFirst:
+// the centre, or a component's first page).
 std::vector<Cluster> cluster_pages(const std::vector<DedupPage>& pages, const std::vector<Pair>& pairs,
                                    const DedupOptions& options, bool singletons = false);
 

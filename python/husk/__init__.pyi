@@ -49,8 +49,10 @@ def sign(text: str, signers: Sequence[str] = (), idf: str = "") -> dict:
 
 def dedup(records: List[dict], method: str = "minhash", threshold: float = 0.5, k: int = 6,
           cluster: str = "degree", main: str = "first", any_language: bool = False,
-          singletons: bool = False, jobs: int = 0) -> List[dict]:
-    """Clusters of near-duplicate records, as `husk dedup` writes them: {"cluster", "size", "main", "members"}.
+          singletons: bool = False, jobs: int = 0, measure: str = "jaccard") -> List[dict]:
+    """Clusters of near-duplicate records, as `husk dedup` writes them: {"cluster", "size", "main", "members", "urls"}.
+
+    measure="containment" (minhash) finds text reuse: the share of the smaller text's shingles found in the other.
 
     Records are dicts with an "id" and a "text" (signed here with the collection's own statistics)
     or a "sig" (from `husk sign` or husk.sign); "language" keeps comparisons within a language.

@@ -33,8 +33,9 @@ struct DedupArgs {
 std::string setting_of(const DedupOptions& o) {
   if (o.method == "simhash" || o.method == "simhash_hyperplane") return "k=" + std::to_string(o.k);
   if (o.method == "minhash" || o.method == "spotsigs") {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "threshold=%g", o.threshold);
+    char buf[48];
+    std::snprintf(buf, sizeof(buf), "%s=%g", o.method == "minhash" && o.measure == "containment" ? "containment" : "threshold",
+                  o.threshold);
     return buf;
   }
   return "exact";
@@ -77,21 +78,25 @@ std::string cluster_line(std::size_t index, const std::string& main, const std::
 }
 
 // The measure a method's pairs are scored on.
-const char* measure_of(const std::string& method) {
-  if (method == "simhash" || method == "simhash_hyperplane") return "hamming";
-  if (method == "minhash" || method == "spotsigs") return "jaccard";
+std::string measure_of(const DedupOptions& o) {
+  if (o.method == "simhash" || o.method == "simhash_hyperplane") return "hamming";
+  if (o.method == "minhash") return o.measure;
+  if (o.method == "spotsigs") return "jaccard";
   return "equal";  // the hash joins: the signature values are equal
 }
 
+// A verified pair; with containment, "contained" names the member (a or b)
+// whose text is contained in the other's.
 std::string pair_line(const std::string& a, const std::string& b, const std::string& url_a, const std::string& url_b,
-                      const std::string& method, float score) {
+                      const DedupOptions& o, float score, uint8_t contained = 0) {
   nlohmann::ordered_json j;
   j["a"] = a;
   j["b"] = b;
   j["url_a"] = url_a;
   j["url_b"] = url_b;
-  j["measure"] = measure_of(method);
+  j["measure"] = measure_of(o);
   j["score"] = score;
+  if (contained != 0) j["contained"] = contained == 1 ? "a" : "b";
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -160,7 +165,7 @@ int run_corpus_dedup(const DedupArgs& args, Exchange& exchange) {
     if (!args.pairs.empty()) {
       std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
       for (const CorpusPair& pair : result->pairs)
-        p << pair_line(pair.a, pair.b, pair.url_a, pair.url_b, args.options.method, pair.score);
+        p << pair_line(pair.a, pair.b, pair.url_a, pair.url_b, args.options, pair.score);
       if (!p) return fatal(args.pairs + ": cannot write");
     }
     std::size_t clustered = 0;
@@ -184,7 +189,9 @@ int run_dedup(DedupArgs args) {
   if (!main.ok()) return fail("dedup", main.status().message(), 2);
   args.options.cluster = *cluster;
   args.options.main = *main;
-  if (args.options.method == "minhash" && args.report.empty()) {
+  // The corpus-scale search serves minhash near-duplicates; containment,
+  // the other methods and --report run in memory.
+  if (args.options.method == "minhash" && args.options.measure == "jaccard" && args.report.empty()) {
     auto exchange = launcher_exchange();
     if (!exchange.ok()) return fail("dedup", exchange.status().message(), 2);
     return run_corpus_dedup(args, **exchange);
@@ -194,7 +201,9 @@ int run_dedup(DedupArgs args) {
     const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
     if (!rank || std::string(rank) == "0")
       fail("dedup", "only --method minhash without --report runs across MPI ranks; run --method " +
-                        args.options.method + (args.report.empty() ? "" : " or --report") + " as one process",
+                        args.options.method + (args.report.empty() ? "" : " or --report") +
+                        (args.options.measure == "jaccard" ? "" : " or --measure " + args.options.measure) +
+                        " as one process",
            2);
     return 2;
   }
@@ -230,8 +239,8 @@ int run_dedup(DedupArgs args) {
   if (!args.pairs.empty()) {
     std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
     for (const Pair& pair : *pairs)
-      p << pair_line(pages[pair.a].id, pages[pair.b].id, pages[pair.a].url, pages[pair.b].url, args.options.method,
-                     pair.score);
+      p << pair_line(pages[pair.a].id, pages[pair.b].id, pages[pair.a].url, pages[pair.b].url, args.options,
+                     pair.score, pair.contained);
     if (!p) return fail("dedup", args.pairs + ": cannot write", 1);
   }
   if (!args.report.empty()) {
@@ -272,8 +281,14 @@ Command add_dedup_command(CLI::App& app) {
   cmd->add_option("INPUT", args->inputs, "Signed JSONL, extract JSONL, or pages")->required();
   cmd->add_option("--method", args->options.method, methods)->check(CLI::IsMember(dedup_methods()))->capture_default_str();
   cmd->add_option("--k", args->options.k, "simhash: largest Hamming distance")->capture_default_str();
-  cmd->add_option("--threshold", args->options.threshold, "minhash, spotsigs: smallest Jaccard similarity")
+  cmd->add_option("--threshold", args->options.threshold,
+                  "minhash, spotsigs: smallest Jaccard similarity (with --measure containment: smallest containment)")
       ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--measure", args->options.measure,
+                  "minhash: jaccard (near-duplicates) | containment (text reuse: the share of the smaller text's\n"
+                  "shingles found in the other; pairs say which is contained)")
+      ->check(CLI::IsMember({"jaccard", "containment"}))
       ->capture_default_str();
   cmd->add_option("--cluster", args->cluster, "components | centre | degree")->capture_default_str();
   cmd->add_option("--main", args->main, "Main page: first | rank | boilerplate")->capture_default_str();

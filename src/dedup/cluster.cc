@@ -97,12 +97,15 @@ std::vector<std::vector<uint32_t>> max_degree(std::size_t n, const std::vector<P
   return groups;
 }
 
-uint32_t main_of(const std::vector<uint32_t>& members, const std::vector<DedupPage>& pages, MainPage policy) {
+uint32_t main_of(const Cluster& cluster, const std::vector<DedupPage>& pages, MainPage policy) {
+  // The centre every member was verified against (the first page of a
+  // component, which has no centre).
+  if (policy == MainPage::kFirst) return cluster.main;
+  const std::vector<uint32_t>& members = cluster.members;
   uint32_t best = members.front();
   for (uint32_t m : members) {
     switch (policy) {
       case MainPage::kFirst:
-        if (m < best) best = m;
         break;
       case MainPage::kRank:
         if (pages[m].rank > pages[best].rank || (pages[m].rank == pages[best].rank && m < best)) best = m;
@@ -130,9 +133,9 @@ std::vector<Cluster> cluster_pairs(std::size_t pages, const std::vector<Pair>& p
   std::vector<Cluster> out;
   for (auto& g : groups) {
     if (g.empty() || (g.size() < 2 && !singletons)) continue;
-    std::sort(g.begin(), g.end());
     Cluster c;
-    c.main = g.front();
+    c.main = g.front();  // the centre of the greedy methods; a component's first page
+    std::sort(g.begin(), g.end());
     c.members = std::move(g);
     out.push_back(std::move(c));
   }
@@ -143,7 +146,7 @@ std::vector<Cluster> cluster_pairs(std::size_t pages, const std::vector<Pair>& p
 std::vector<Cluster> cluster_pages(const std::vector<DedupPage>& pages, const std::vector<Pair>& pairs,
                                    const DedupOptions& options, bool singletons) {
   std::vector<Cluster> out = cluster_pairs(pages.size(), pairs, options.cluster, singletons);
-  for (Cluster& c : out) c.main = main_of(c.members, pages, options.main);
+  for (Cluster& c : out) c.main = main_of(c, pages, options.main);
   return out;
 }
 

@@ -808,8 +808,9 @@ struct CorpusDedup::Impl {
       std::vector<Pair> local;
       for (const Verified& v : all) local.push_back({dense(v.a), dense(v.b), v.score});
       for (const Cluster& c : cluster_pairs(touched.size(), local, options.dedup.cluster)) {
-        std::vector<uint32_t> g;
-        for (uint32_t m : c.members) g.push_back(touched[m]);
+        std::vector<uint32_t> g{touched[c.main]};  // the centre first
+        for (uint32_t m : c.members)
+          if (m != c.main) g.push_back(touched[m]);
         groups.push_back(std::move(g));
       }
     }
@@ -833,10 +834,18 @@ struct CorpusDedup::Impl {
       for (const auto& [p, s] : info)
         if (!in_group.count(p)) groups.push_back({p});
     }
-    for (auto& g : groups) std::sort(g.begin(), g.end());
-    std::sort(groups.begin(), groups.end(), [](const auto& x, const auto& y) { return x.front() < y.front(); });
-    for (const auto& g : groups) {
-      uint32_t best = g.front();
+    // Each group's first page is its centre (a component's smallest page);
+    // members are written in input order.
+    std::vector<std::pair<uint32_t, std::vector<uint32_t>>> ordered;
+    for (auto& g : groups) {
+      const uint32_t centre = g.front();
+      std::sort(g.begin(), g.end());
+      ordered.emplace_back(centre, std::move(g));
+    }
+    std::sort(ordered.begin(), ordered.end(),
+              [](const auto& x, const auto& y) { return x.second.front() < y.second.front(); });
+    for (const auto& [centre, g] : ordered) {
+      uint32_t best = options.dedup.main == MainPage::kFirst ? centre : g.front();
       for (uint32_t m : g) {
         const Stored& sm = info[m];
         const Stored& sb = info[best];

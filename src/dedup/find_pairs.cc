@@ -99,6 +99,50 @@ void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
   }
 }
 
+// Containment (text reuse): candidates share at least kSharedForCandidate
+// sketch values. A text A inside a longer B shares its hashes that fall
+// among B's k smallest: about k |A∩B| / |B| of them, so pairs up to a
+// size ratio of k / 4 (64 for k = 256) meet with high probability. Values
+// held by more than max(1000, 1%) of the pages separate nothing and are
+// skipped, as spotsigs skips its common spots.
+void containment_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, std::vector<Pair>& out,
+                       DedupStats* stats) {
+  constexpr uint32_t kSharedForCandidate = 2;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> postings;
+  for (uint32_t i = 0; i < pages.size(); ++i)
+    for (uint32_t v : pages[i].sig.shingles) postings[v].push_back(i);
+  const std::size_t max_df = std::max<std::size_t>(1000, pages.size() / 100);
+  std::unordered_map<uint32_t, uint32_t> shared;
+  if (stats) stats->distance_histogram.assign(21, 0);
+  for (uint32_t i = 0; i < pages.size(); ++i) {
+    shared.clear();
+    for (uint32_t v : pages[i].sig.shingles) {
+      const std::vector<uint32_t>& with = postings[v];
+      if (with.size() > max_df) continue;
+      for (uint32_t j : with)
+        if (j > i) ++shared[j];
+    }
+    for (const auto& [j, n] : shared) {
+      const DedupPage& a = pages[i];
+      const DedupPage& b = pages[j];
+      if (n < std::min<std::size_t>(kSharedForCandidate, std::min(a.sig.shingles.size(), b.sig.shingles.size())))
+        continue;
+      if (!comparable(a, b, o)) continue;
+      const double a_in_b = sketch_containment(a.sig.shingles, b.sig.shingles, o.sketch);
+      const double b_in_a = sketch_containment(b.sig.shingles, a.sig.shingles, o.sketch);
+      const bool a_smaller = a_in_b >= b_in_a;
+      const double c = std::max(a_in_b, b_in_a);
+      if (stats) {
+        ++stats->candidates;
+        ++stats->distance_histogram[static_cast<std::size_t>(std::lround(c * 20))];
+      }
+      // The contained text must carry enough to be told from a stock phrase.
+      if ((a_smaller ? a : b).sig.shingles.size() < o.min_shingles || c < o.threshold) continue;
+      out.push_back({i, j, static_cast<float>(c), static_cast<uint8_t>(a_smaller ? 1 : 2)});
+    }
+  }
+}
+
 // SpotSigs (Theobald et al. 2008): an inverted index from spot to pages;
 // pages are visited by growing spot-set size, and a pair is only counted
 // when the smaller set is at least `threshold` of the larger (Jaccard can
@@ -200,6 +244,31 @@ double sketch_jaccard(std::span<const uint32_t> a, std::span<const uint32_t> b, 
 double minhash_similarity(const Signatures& a, const Signatures& b, uint32_t k) {
   if (!a.shingles.empty() && !b.shingles.empty()) return sketch_jaccard(a.shingles, b.shingles, k);
   return estimated_jaccard(a.minhash, b.minhash);
+}
+
+double sketch_containment(std::span<const uint32_t> a, std::span<const uint32_t> b, uint32_t k) {
+  if (a.empty() || b.empty()) return 0;
+  if (a.size() < k && b.size() < k) {
+    std::size_t both = 0;
+    for (std::size_t x = 0, y = 0; x < a.size() && y < b.size();) {
+      if (a[x] == b[y]) {
+        ++both;
+        ++x;
+        ++y;
+      } else if (a[x] < b[y]) {
+        ++x;
+      } else {
+        ++y;
+      }
+    }
+    return static_cast<double>(both) / static_cast<double>(a.size());
+  }
+  auto size_of = [k](std::span<const uint32_t> s) {
+    if (s.size() < k) return static_cast<double>(s.size());
+    return static_cast<double>(k - 1) * 4294967296.0 / (static_cast<double>(s[k - 1]) + 1.0);
+  };
+  const double j = sketch_jaccard(a, b, k), na = size_of(a), nb = size_of(b);
+  return std::min(1.0, j * (na + nb) / (1.0 + j) / na);
 }
 
 bool near_duplicate(double similarity, std::size_t shingles_a, std::size_t shingles_b, const DedupOptions& o) {
@@ -314,7 +383,11 @@ Result<std::vector<Pair>> find_pairs(const std::vector<DedupPage>& pages, const 
       Pair q{index[p.a], index[p.b], p.score};
       if (comparable(pages[q.a], pages[q.b], o)) out.push_back(q);
     }
+  } else if (m == "minhash" && o.measure == "containment") {
+    containment_pairs(pages, o, out, stats);
   } else if (m == "minhash") {
+    if (o.measure != "jaccard")
+      return Status(Code::kInvalidArgument, "unknown measure \"" + o.measure + "\" (known: jaccard, containment)");
     minhash_pairs(pages, o, out, stats);
   } else if (m == "spotsigs") {
     spotsig_pairs(pages, o, out, stats);

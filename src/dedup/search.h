@@ -49,6 +49,13 @@ double estimated_jaccard(const std::vector<uint32_t>& a, const std::vector<uint3
 // sample of the union otherwise (Cohen & Kaplan, PODC 2007).
 double sketch_jaccard(std::span<const uint32_t> a, std::span<const uint32_t> b, uint32_t k);
 
+// Containment of a's shingles in b's, |A∩B| / |A|, from two bottom-k
+// sketches: exact when neither is full (texts up to k shingles); else the
+// sketches' Jaccard estimate j with each set's size estimated from its
+// sketch, (k - 1) 2^32 / (k-th smallest hash) (Cohen & Kaplan 2007), and
+// |A∩B| = j (|A| + |B|) / (1 + j).
+double sketch_containment(std::span<const uint32_t> a, std::span<const uint32_t> b, uint32_t k);
+
 // The similarity minhash verifies a pair on: the sketches' when both pages
 // carry one, else the minima's estimate.
 double minhash_similarity(const Signatures& a, const Signatures& b, uint32_t k);

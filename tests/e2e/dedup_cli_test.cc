@@ -2,6 +2,8 @@
 // raw HTML -> extract -> sign -> dedup with default settings.
 #include <cstring>
 #include <filesystem>
+#include <random>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "unit/test_util.h"
@@ -192,6 +194,138 @@ TEST(DedupCli, EvalDedupAgainstPairsAndClusters) {
   EXPECT_EQ(c["fp"], 2);            // a-c, b-c
   EXPECT_DOUBLE_EQ(c["url_recall"].get<double>(), 0.75);  // a, b, c of a, b, c, d
   EXPECT_DOUBLE_EQ(c["url_precision"].get<double>(), 1.0);
+}
+
+// Cluster lines of `husk dedup` on a JSONL of texts, as member lists.
+std::vector<std::vector<std::string>> clusters_of(const std::string& jsonl, const std::string& options,
+                                                  const TempDir& dir) {
+  write_file(dir.file("texts.jsonl"), jsonl);
+  test::CommandResult r = run_husk("dedup " + options + " " + dir.file("texts.jsonl") + " 2>/dev/null");
+  EXPECT_EQ(r.exit_code, 0);
+  std::vector<std::vector<std::string>> out;
+  for (const std::string& line : test::lines(r.out))
+    out.push_back(nlohmann::json::parse(line)["members"].get<std::vector<std::string>>());
+  return out;
+}
+
+std::string text_record(const std::string& id, const std::string& text) {
+  return nlohmann::json({{"id", id}, {"text", text}}).dump() + "\n";
+}
+
+// Data sheets of one layout that differ only in their figures are not
+// near-duplicates; a sheet with one row corrected is. Masking numbers made
+// every sheet one cluster (F1 0.404 on this set; README, "Numbers").
+TEST(DedupCases, DataSheetsDifferingOnlyInTheirFiguresStayApart) {
+  TempDir dir;
+  std::mt19937 rng(5);
+  auto figure = [&] { return std::to_string(rng() % 1000) + "." + std::to_string(rng() % 10); };
+  std::string jsonl;
+  for (int sheet = 0; sheet < 30; ++sheet) {
+    std::string text = "Weather station " + std::to_string(100 + rng() % 900) + " daily report for the period below\n";
+    std::vector<std::string> rows;
+    for (int day = 1; day <= 14; ++day)
+      rows.push_back("Day " + std::to_string(day) + " Temperature " + figure() + " Humidity " + figure() +
+                     " Wind speed " + figure() + " Pressure " + figure() + " Rainfall " + figure());
+    std::string body;
+    for (const std::string& r : rows) body += r + "\n";
+    jsonl += text_record("sheet" + std::to_string(sheet), text + body);
+    if (sheet % 3 == 0) {
+      rows[4] = "Day 5 Temperature 1.0 Humidity 2.0 Wind speed 3.0 Pressure 4.0 Rainfall 5.0";
+      std::string corrected;
+      for (const std::string& r : rows) corrected += r + "\n";
+      jsonl += text_record("sheet" + std::to_string(sheet) + "-corrected", text + corrected);
+    }
+  }
+  const auto clusters = clusters_of(jsonl, "", dir);
+  EXPECT_EQ(clusters.size(), 10u);
+  for (const auto& members : clusters) {
+    ASSERT_EQ(members.size(), 2u);
+    EXPECT_EQ(members[1], members[0] + "-corrected");
+  }
+  // Masked, the figures no longer tell the sheets apart.
+  test::CommandResult signed_masked = run_husk("sign --normalize numbers=mask " + dir.file("texts.jsonl") + " -o " +
+                                               dir.file("masked.jsonl") + " 2>/dev/null");
+  ASSERT_EQ(signed_masked.exit_code, 0);
+  test::CommandResult r = run_husk("dedup " + dir.file("masked.jsonl") + " 2>/dev/null");
+  ASSERT_EQ(test::lines(r.out).size(), 1u) << r.out;
+}
+
+// A text of a few words carries too little to be told from another by
+// resemblance: two paywall prompts sharing 3 of their 5 shingles
+// (Jaccard 0.6) are not duplicates; the very same prompt twice is.
+TEST(DedupCases, FewShinglesMatchOnlyTheSameShingles) {
+  TempDir dir;
+  const std::string jsonl = text_record("a", "Subscribe now to read the full story today") +
+                            text_record("b", "Subscribe now to read the full story tomorrow") +
+                            text_record("c", "Subscribe now to read the full story today");
+  auto clusters = clusters_of(jsonl, "", dir);
+  ASSERT_EQ(clusters.size(), 1u);
+  EXPECT_EQ(clusters[0], (std::vector<std::string>{"a", "c"}));
+}
+
+// Clusters do not chain: b resembles a and c, a and c do not resemble each
+// other. Connected components put all three together; the default puts
+// every member beside a centre it was verified against.
+TEST(DedupCases, ClustersDoNotChainThroughAMiddlePage) {
+  TempDir dir;
+  std::mt19937 rng(9);
+  auto words = [&](int n, const std::string& tag) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += tag + std::to_string(rng() % 100000) + " ";
+    return out;
+  };
+  const std::string x = words(60, "x"), y = words(60, "y"), z = words(60, "z");
+  const std::string jsonl = text_record("a", x + y) + text_record("b", x + y + z) + text_record("c", y + z) +
+                            text_record("d", words(100, "w") + x) + text_record("e", y + z + words(300, "v"));
+  auto components = clusters_of(jsonl, "--cluster components", dir);
+  ASSERT_EQ(components.size(), 1u);
+  EXPECT_EQ(components[0].size(), 3u);  // a, b, c through b
+  // Every default cluster member is within the threshold of its main page.
+  write_file(dir.file("texts.jsonl"), jsonl);
+  ASSERT_EQ(run_husk("dedup --pairs " + dir.file("pairs.jsonl") + " " + dir.file("texts.jsonl") + " -o " +
+                     dir.file("clusters.jsonl") + " 2>/dev/null").exit_code, 0);
+  std::set<std::pair<std::string, std::string>> verified;
+  for (const std::string& line : test::lines(test::read_file(dir.file("pairs.jsonl")))) {
+    auto p = nlohmann::json::parse(line);
+    const std::string a = p["a"], b = p["b"];
+    verified.insert({a, b});
+    verified.insert({b, a});
+  }
+  EXPECT_EQ(verified.count({"a", "c"}), 0u);
+  for (const std::string& line : test::lines(test::read_file(dir.file("clusters.jsonl")))) {
+    auto c = nlohmann::json::parse(line);
+    for (const std::string m : c["members"])
+      if (m != c["main"]) EXPECT_EQ(verified.count({c["main"].get<std::string>(), m}), 1u) << line;
+  }
+}
+
+// Text reuse: a short piece quoting a third of a long article has a low
+// Jaccard similarity with it (0.25 here) and a containment near 1;
+// --measure containment finds it and says which text is contained.
+TEST(DedupCases, ContainmentFindsAPassageCopiedIntoAShortPiece) {
+  TempDir dir;
+  std::mt19937 rng(13);
+  auto words = [&](int n, const std::string& tag) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += tag + std::to_string(rng() % 100000) + (i % 12 == 11 ? ".\n" : " ");
+    return out;
+  };
+  const std::string before = words(300, "s"), passage = words(200, "s"), after = words(100, "s");
+  const std::string jsonl = text_record("source", before + passage + after) +
+                            text_record("quote", words(30, "q") + passage + words(20, "q")) +
+                            text_record("other", words(400, "o"));
+  EXPECT_TRUE(clusters_of(jsonl, "", dir).empty());
+  write_file(dir.file("texts.jsonl"), jsonl);
+  ASSERT_EQ(run_husk("dedup --measure containment --pairs " + dir.file("pairs.jsonl") + " " + dir.file("texts.jsonl") +
+                     " -o " + dir.file("clusters.jsonl") + " 2>/dev/null").exit_code, 0);
+  std::vector<std::string> pairs = test::lines(test::read_file(dir.file("pairs.jsonl")));
+  ASSERT_EQ(pairs.size(), 1u);
+  auto pair = nlohmann::json::parse(pairs[0]);
+  EXPECT_EQ(pair["a"], "source");
+  EXPECT_EQ(pair["b"], "quote");
+  EXPECT_EQ(pair["contained"], "b");
+  EXPECT_EQ(pair["measure"], "containment");
+  EXPECT_GT(pair["score"].get<double>(), 0.75);
 }
 
 TEST(DedupDevSet, RawHtmlToClustersWithDefaults) {

@@ -156,6 +156,39 @@ TEST(ExactJoins, Md5GroupsBecomeClusters) {
   EXPECT_FALSE(find_pairs(pages, options).ok());
 }
 
+// sketch_containment against the exact containment of the hashed sets it
+// summarises: exact below the sketch size, within sampling error beyond.
+TEST(Containment, SketchEstimateAgainstExactSets) {
+  std::mt19937 rng(17);
+  const uint32_t k = 256;
+  auto sketch_of = [&](const std::vector<uint32_t>& set) {
+    std::vector<uint32_t> s = set;
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+    if (s.size() > k) s.resize(k);
+    return s;
+  };
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t na = 20 + rng() % (trial < 100 ? 200 : 3000), shared = rng() % (na + 1);
+    const std::size_t nb = shared + rng() % (trial < 100 ? 200 : 6000);
+    std::vector<uint32_t> a, b;
+    for (std::size_t i = 0; i < shared; ++i) {
+      uint32_t v = rng();
+      a.push_back(v);
+      b.push_back(v);
+    }
+    while (a.size() < na) a.push_back(rng());
+    while (b.size() < nb) b.push_back(rng());
+    const double exact = static_cast<double>(shared) / static_cast<double>(na);
+    const double estimate = sketch_containment(sketch_of(a), sketch_of(b), k);
+    if (na < k && nb < k) {
+      EXPECT_DOUBLE_EQ(estimate, exact) << trial;
+    } else {
+      EXPECT_NEAR(estimate, exact, 0.2) << trial << ": |A| " << na << ", |B| " << nb << ", shared " << shared;
+    }
+  }
+}
+
 TEST(Clusters, ComponentsCentreAndDegree) {
   // A chain 0-1-2-3 and a star around 5 (4, 6, 7); 8 alone.
   std::vector<DedupPage> pages(9);
@@ -192,6 +225,10 @@ TEST(Clusters, MainPagePolicies) {
   pages[2].boilerplate = 0.1;
   std::vector<Pair> pairs = {{0, 1, 0}, {1, 2, 0}};
   DedupOptions o;
+  // first: the centre both others were verified against (the default
+  // max-degree clustering), or a component's first page.
+  EXPECT_EQ(cluster_pages(pages, pairs, o)[0].main, 1u);
+  o.cluster = ClusterMethod::kComponents;
   EXPECT_EQ(cluster_pages(pages, pairs, o)[0].main, 0u);
   o.main = MainPage::kRank;
   EXPECT_EQ(cluster_pages(pages, pairs, o)[0].main, 1u);
