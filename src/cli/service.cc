@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <charconv>
@@ -219,6 +220,11 @@ struct DbArgs {
 };
 
 int run_db(const DbArgs& args) {
+  // Maintenance reads an index; it never creates one (an empty directory,
+  // or a compaction target killed midway, holds none).
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::path(args.db) / "data.mdb", ec))
+    return fail(("db " + args.action).c_str(), "no index in " + args.db + " (no data.mdb)", 1);
   IndexOptions options;
   options.dir = args.db;
   options.adopt_settings = true;

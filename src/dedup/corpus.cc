@@ -348,6 +348,12 @@ struct CorpusDedup::Impl {
     const std::vector<uint32_t>& whole_of = page.sig.shingles.empty() ? page.sig.minhash : page.sig.shingles;
     const auto whole = static_cast<uint32_t>(
         xxh64(std::string_view(reinterpret_cast<const char*>(whole_of.data()), whole_of.size() * sizeof(uint32_t)), 0));
+    if (few_shingles(page.sig, options.dedup)) {
+      // Only its own copies can match it: one key, its whole sketch.
+      Key k{whole_sketch_key(page.sig), static_cast<uint32_t>(ordinal), whole};
+      int to = owner_of_key(k.key);
+      return to == rank ? keep_key(k) : outgoing[to]->append(&k, sizeof(k));
+    }
     for (uint32_t band = 0; band < bands; ++band) {
       Key k{band_key(page.sig.minhash, band, rows), static_cast<uint32_t>(ordinal), whole};
       int to = owner_of_key(k.key);

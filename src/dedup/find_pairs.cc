@@ -77,16 +77,27 @@ std::size_t information(const Signatures& s) { return s.shingles.empty() ? s.min
 void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, std::vector<Pair>& out,
                    DedupStats* stats) {
   uint32_t n = 0;
+  static const std::vector<uint32_t> kNoBands;
   std::vector<const std::vector<uint32_t>*> minhashes, sketches;
-  for (const DedupPage& p : pages) {
+  std::vector<Keyed> whole;  // pages of few shingles, by their whole sketch
+  for (uint32_t i = 0; i < pages.size(); ++i) {
+    const DedupPage& p = pages[i];
     n = std::max<uint32_t>(n, static_cast<uint32_t>(p.sig.minhash.size()));
-    minhashes.push_back(&p.sig.minhash);
+    const bool few = few_shingles(p.sig, o);
+    if (few) whole.push_back({whole_sketch_key(p.sig), i});
+    minhashes.push_back(few ? &kNoBands : &p.sig.minhash);
     sketches.push_back(&p.sig.shingles);
   }
   if (n == 0) return;
   auto [bands, rows] = lsh_bands_for(o.threshold, n);
   if (stats) stats->distance_histogram.assign(21, 0);
-  for (const Pair& c : lsh_candidates(minhashes, sketches, bands, rows, o.mu)) {
+  std::vector<Pair> candidates = lsh_candidates(minhashes, sketches, bands, rows, o.mu);
+  join_stars(whole, candidates, nullptr);
+  for (Pair& c : candidates)
+    if (c.a > c.b) std::swap(c.a, c.b);
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  for (const Pair& c : candidates) {
     const DedupPage& a = pages[c.a];
     const DedupPage& b = pages[c.b];
     if (!comparable(a, b, o)) continue;
@@ -269,6 +280,16 @@ double sketch_containment(std::span<const uint32_t> a, std::span<const uint32_t>
   };
   const double j = sketch_jaccard(a, b, k), na = size_of(a), nb = size_of(b);
   return std::min(1.0, j * (na + nb) / (1.0 + j) / na);
+}
+
+bool few_shingles(const Signatures& s, const DedupOptions& o) {
+  return !s.shingles.empty() && s.shingles.size() < o.min_shingles;
+}
+
+uint64_t whole_sketch_key(const Signatures& s) {
+  // Seeded apart from the band keys (seeds 0 .. bands - 1).
+  return xxh64(std::string_view(reinterpret_cast<const char*>(s.shingles.data()), s.shingles.size() * sizeof(uint32_t)),
+               0x5348494e474c45ull);
 }
 
 bool near_duplicate(double similarity, std::size_t shingles_a, std::size_t shingles_b, const DedupOptions& o) {

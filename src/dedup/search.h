@@ -69,6 +69,14 @@ double minhash_similarity(const Signatures& a, const Signatures& b, uint32_t k);
 // very same shingles (similarity 1).
 bool near_duplicate(double similarity, std::size_t shingles_a, std::size_t shingles_b, const DedupOptions& options);
 
+// A page of fewer than options.min_shingles distinct shingles can only be a
+// duplicate of a page with the same shingles, so every search keys it by
+// its whole sketch alone (whole_sketch_key) instead of by LSH bands: pages
+// sharing one stock phrase no longer fill one band bucket with N^2
+// candidates that could never verify.
+bool few_shingles(const Signatures& signatures, const DedupOptions& options);
+uint64_t whole_sketch_key(const Signatures& signatures);
+
 // Candidate pairs (a < b, sorted, unique): pages sharing a band key. In a
 // bucket over (1 + mu) x the average and 64 pages, pages with equal
 // sketches are joined as a star and each page meets the first page of

@@ -245,8 +245,18 @@ struct Index::Impl {
 
   // ---- keys ----
 
-  std::vector<std::string> band_keys(const std::vector<uint32_t>& m) const {
+  // The band keys of a page, or for a page of few shingles its one whole-
+  // sketch key (band number 255; dedup/search.h, few_shingles).
+  std::vector<std::string> band_keys(const Signatures& sig) const {
     std::vector<std::string> out;
+    if (few_shingles(sig, decision())) {
+      std::string key;
+      put_be(key, 255, 1);
+      put_be(key, whole_sketch_key(sig), 8);
+      out.push_back(std::move(key));
+      return out;
+    }
+    const std::vector<uint32_t>& m = sig.minhash;
     for (uint32_t band = 0; band < band_count && (band + 1) * band_rows <= m.size(); ++band) {
       std::string key;
       put_be(key, band, 1);
@@ -255,6 +265,7 @@ struct Index::Impl {
     }
     return out;
   }
+
 
   // Per table: [table][fingerprint & key mask] is the lookup prefix, the
   // fingerprint follows so that a posting carries what verification needs.
@@ -319,7 +330,7 @@ struct Index::Impl {
       const std::size_t info_mine = sig.shingles.empty() ? sig.minhash.size() : sig.shingles.size();
       if (near_duplicate(j, info_mine, info_other, o)) out.push_back({std::string(id), j, stored.seq});
     };
-    for (const std::string& key : band_keys(sig.minhash))
+    for (const std::string& key : band_keys(sig))
       for (const std::string& id : txn.values(bands, key)) verify(id);
     if (options.simhash && sig.simhash) {
       for (std::size_t t = 0; t < tables.key_masks.size(); ++t)
@@ -354,7 +365,7 @@ struct Index::Impl {
     if (j.is_object() && j.contains("sig")) {
       Result<Signatures> sig = signatures_from_json(j["sig"]);
       if (sig.ok()) {
-        for (const std::string& key : band_keys(sig->minhash)) txn.del(bands, key, id);
+        for (const std::string& key : band_keys(*sig)) txn.del(bands, key, id);
         if (options.simhash && sig->simhash)
           for (const std::string& key : simhash_keys(*sig->simhash)) txn.del(simhash, key, id);
       }
@@ -426,7 +437,7 @@ struct Index::Impl {
     add_counter(txn, "seq", 1);
     txn.put(docs, page.id, record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     txn.put(minhash, page.id, encode_stored(language, seq, sig));
-    for (const std::string& key : band_keys(sig.minhash)) txn.put(bands, key, page.id);
+    for (const std::string& key : band_keys(sig)) txn.put(bands, key, page.id);
     if (options.simhash && sig.simhash)
       for (const std::string& key : simhash_keys(*sig.simhash)) txn.put(simhash, key, page.id);
     txn.put(members, cluster, page.id);
@@ -729,7 +740,7 @@ std::vector<std::string> Index::verify() const {
       return true;
     }
     if (!txn.get(I.minhash, id)) problems.push_back(id + ": minima missing");
-    for (const std::string& k : I.band_keys(sig->minhash))
+    for (const std::string& k : I.band_keys(*sig))
       if (!has(I.bands, k, id)) problems.push_back(id + ": band posting missing");
     if (I.options.simhash && sig->simhash)
       for (const std::string& k : I.simhash_keys(*sig->simhash))
