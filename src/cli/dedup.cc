@@ -264,7 +264,10 @@ int run_dedup(DedupArgs args) {
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (!loaded.record_errors.empty())
     return fail("dedup", std::to_string(loaded.record_errors.size()) + " malformed records left out", 1);
-  return 0;
+  // An input that could not be read whole (a damaged signature file) fails
+  // the run as it does in the corpus search, after the clusters of what
+  // could be read.
+  return loaded.errors.empty() ? 0 : 1;
 }
 
 }  // namespace

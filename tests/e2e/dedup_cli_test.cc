@@ -126,6 +126,14 @@ TEST(DedupCli, BinarySignatureFilesGiveTheSameClustersAndReportDamage) {
   write_file(dir.file("short.hsig"), bytes.substr(0, third + 6));
   r = test::run_command(std::string(HUSK_BINARY) + " dedup " + dir.file("short.hsig") + " 2>&1 >/dev/null");
   EXPECT_NE(r.out.find("offset " + std::to_string(third) + ": truncated record"), std::string::npos) << r.out;
+  EXPECT_EQ(r.exit_code, 1);
+  // Every method fails a damaged file alike (the hash joins and simhash
+  // used to exit 0).
+  for (const char* method : {"simhash", "spotsigs", "md5"}) {
+    r = test::run_command(std::string(HUSK_BINARY) + " dedup --method " + method + " " + dir.file("short.hsig") +
+                          " 2>&1 >/dev/null");
+    EXPECT_EQ(r.exit_code, 1) << method << ": " << r.out;
+  }
   std::string future = bytes;
   future[8] = 9;
   write_file(dir.file("future.hsig"), future);
