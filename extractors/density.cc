@@ -24,7 +24,7 @@
 #include <optional>
 
 #include "extract/registry.h"
-#include "extractors/vocabulary.h"
+#include "extract/vocabulary.h"
 
 namespace husk {
 

@@ -49,8 +49,5 @@ Labels combine_evidence(const Blocks& blocks, Labels site, const Labels& page);
 // algorithm: O(|a| |b|) time, O(|a| + |b|) memory.
 std::vector<std::pair<uint32_t, uint32_t>> lcs_alignment(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b);
 
-// The store's value format: a magic, the learner, then the model's arrays.
-std::string serialize(const TemplateModel& model);
-std::optional<TemplateModel> deserialize_template(std::string_view bytes);
 
 }  // namespace husk

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <unordered_map>
+#include <span>
 #include <unordered_set>
 
 #include "dedup/search.h"
@@ -63,6 +64,23 @@ std::vector<Keyed> exact_keys(const std::vector<DedupPage>& pages, const std::st
         }
   }
   return keyed;
+}
+
+// The values two sorted, distinct sequences share.
+std::size_t common_values(std::span<const uint32_t> a, std::span<const uint32_t> b) {
+  std::size_t shared = 0;
+  for (std::size_t x = 0, y = 0; x < a.size() && y < b.size();) {
+    if (a[x] == b[y]) {
+      ++shared;
+      ++x;
+      ++y;
+    } else if (a[x] < b[y]) {
+      ++x;
+    } else {
+      ++y;
+    }
+  }
+  return shared;
 }
 
 bool comparable(const DedupPage& a, const DedupPage& b, const DedupOptions& o) {
@@ -188,18 +206,7 @@ void spotsig_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
       // Exact Jaccard of the sorted spot sets.
       const auto& a = pages[i].sig.spotsigs;
       const auto& b = pages[j].sig.spotsigs;
-      std::size_t shared = 0;
-      for (std::size_t x = 0, y = 0; x < a.size() && y < b.size();) {
-        if (a[x] == b[y]) {
-          ++shared;
-          ++x;
-          ++y;
-        } else if (a[x] < b[y]) {
-          ++x;
-        } else {
-          ++y;
-        }
-      }
+      const std::size_t shared = common_values(a, b);
       double jac = static_cast<double>(shared) / static_cast<double>(a.size() + b.size() - shared);
       if (stats) {
         ++stats->candidates;
@@ -259,21 +266,7 @@ double minhash_similarity(const Signatures& a, const Signatures& b, uint32_t k) 
 
 double sketch_containment(std::span<const uint32_t> a, std::span<const uint32_t> b, uint32_t k) {
   if (a.empty() || b.empty()) return 0;
-  if (a.size() < k && b.size() < k) {
-    std::size_t both = 0;
-    for (std::size_t x = 0, y = 0; x < a.size() && y < b.size();) {
-      if (a[x] == b[y]) {
-        ++both;
-        ++x;
-        ++y;
-      } else if (a[x] < b[y]) {
-        ++x;
-      } else {
-        ++y;
-      }
-    }
-    return static_cast<double>(both) / static_cast<double>(a.size());
-  }
+  if (a.size() < k && b.size() < k) return static_cast<double>(common_values(a, b)) / static_cast<double>(a.size());
   auto size_of = [k](std::span<const uint32_t> s) {
     if (s.size() < k) return static_cast<double>(s.size());
     return static_cast<double>(k - 1) * 4294967296.0 / (static_cast<double>(s[k - 1]) + 1.0);

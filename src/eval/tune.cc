@@ -7,7 +7,7 @@
 #include <set>
 
 #include "eval/eval.h"
-#include "extractors/xpath.h"
+#include "extract/xpath_page.h"
 #include "husk/extract.h"
 
 namespace husk {

@@ -14,7 +14,7 @@
 #include "base/string_set.h"
 #include "base/text_util.h"
 #include "base/url.h"
-#include "extractors/vocabulary.h"
+#include "extract/vocabulary.h"
 #include "html/structured.h"
 #include "normalize/languages.h"
 

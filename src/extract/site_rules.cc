@@ -4,7 +4,7 @@
 
 #include "base/toml_config.h"
 #include "base/url.h"
-#include "extractors/xpath.h"
+#include "extract/xpath_page.h"
 
 namespace husk {
 

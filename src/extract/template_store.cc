@@ -8,7 +8,7 @@
 #include <shared_mutex>
 
 #include "base/bytes.h"
-#include "extractors/template.h"
+#include "extract/template_format.h"
 
 namespace husk {
 

@@ -2,6 +2,7 @@
 #include <map>
 #include <random>
 
+#include "extract/template_format.h"
 #include "extractors/template.h"
 #include "unit/test_util.h"
 

@@ -1,4 +1,4 @@
-#include "extractors/vocabulary.h"
+#include "extract/vocabulary.h"
 
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
