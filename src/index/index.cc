@@ -451,6 +451,12 @@ struct Index::Impl {
   Status indexable(const PageResult& page) const {
     if (!page.status.ok()) return page.status;
     if (page.id.empty()) return Status(Code::kInvalidArgument, "a page needs an id to be indexed");
+    // Ids are LMDB keys and dup-sorted values: past the key limit (511
+    // bytes) the write would fail, and with it every page of its commit
+    // group. Refused here, the page fails alone.
+    if (const auto limit = static_cast<std::size_t>(mdb_env_get_maxkeysize(env)); page.id.size() > limit)
+      return Status(Code::kInvalidArgument, "the id is " + std::to_string(page.id.size()) +
+                                                " bytes; the index takes ids of at most " + std::to_string(limit));
     if (!page.signatures || page.signatures->minhash.empty())
       return Status(Code::kInvalidArgument, "no text to sign: not indexed");
     if (page.signatures->minhash.size() != options.minhash_permutations)

@@ -175,8 +175,11 @@ ServiceResponse Service::route(const ServiceRequest& r, std::string& endpoint) {
       count_error("page");
       status = 422;
     } else if (!posted.verdict.ok() && posted.page.signatures) {
-      count_error("io");
-      status = 500;
+      // A page the index refuses (an id too long) is the client's error;
+      // any other failure to index is the server's.
+      const bool refused = posted.verdict.status().code() == Code::kInvalidArgument;
+      count_error(refused ? "page" : "io");
+      status = refused ? 422 : 500;
     }
     return ServiceResponse{status, "application/json", answer_json(posted, with_text)};
   }
