@@ -377,13 +377,32 @@ struct Index::Impl {
       txn.del(cluster_of, id);
       auto main = txn.get(clusters, *cluster);
       if (main && main->substr(0, main->find('\n')) == id) {
-        // The main page goes: the earliest remaining member takes over.
+        // The main page goes: the earliest-indexed remaining member takes
+        // over, and the cluster is re-keyed under its id, so that a
+        // cluster's id is always its main page's and the page that left
+        // (re-posted with new content, say) can start a cluster of its own
+        // under its id without taking this one over.
         std::vector<std::string> rest = txn.values(members, *cluster);
+        txn.del(clusters, *cluster);
         if (rest.empty()) {
-          txn.del(clusters, *cluster);
           add_counter(txn, "clusters", -1);
         } else {
-          txn.put(clusters, *cluster, rest.front() + "\n" + url_of(txn.get(docs, rest.front())));
+          std::string heir = rest.front();
+          uint64_t earliest = UINT64_MAX;
+          Stored stored;
+          for (const std::string& m : rest) {
+            auto raw = txn.get(minhash, m);
+            if (raw && decode_stored(*raw, stored) && stored.seq < earliest) {
+              earliest = stored.seq;
+              heir = m;
+            }
+          }
+          txn.put(clusters, heir, heir + "\n" + url_of(txn.get(docs, heir)));
+          for (const std::string& m : rest) {
+            txn.del(members, *cluster, m);
+            txn.put(members, heir, m);
+            txn.put(cluster_of, m, heir);
+          }
         }
       }
     }
@@ -765,6 +784,17 @@ std::vector<std::string> Index::verify() const {
       if (!txn.get(I.docs, id)) problems.push_back("posting to missing page " + std::string(id));
       return true;
     });
+  uint64_t clusters = 0;
+  txn.each(I.clusters, "", [&](std::string_view key, std::string_view value) {
+    ++clusters;
+    const std::string main(value.substr(0, value.find('\n')));
+    if (main != key) problems.push_back("cluster " + std::string(key) + " is keyed apart from its main page " + main);
+    if (!has(I.members, std::string(key), main)) problems.push_back("cluster " + std::string(key) + ": its main page is not a member");
+    return true;
+  });
+  if (clusters != I.counter(txn, "clusters"))
+    problems.push_back("cluster counter " + std::to_string(I.counter(txn, "clusters")) + " but " +
+                       std::to_string(clusters) + " clusters");
   if (pages != I.counter(txn, "pages"))
     problems.push_back("page counter " + std::to_string(I.counter(txn, "pages")) + " but " + std::to_string(pages) +
                        " pages");

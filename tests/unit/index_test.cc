@@ -6,6 +6,7 @@
 #include <lmdb.h>
 
 #include <cctype>
+#include <nlohmann/json.hpp>
 #include <map>
 #include <random>
 #include <set>
@@ -291,6 +292,51 @@ TEST(Index, ALongIdFailsOnlyItsOwnPage) {
   EXPECT_TRUE(verdicts[2].ok()) << verdicts[2].status().to_string();
   EXPECT_EQ(index->stats().pages, 2u);
   EXPECT_TRUE(index->verify().empty());
+}
+
+// svc-repost-cluster-drift.sh: a main page re-posted with new content kept
+// its old cluster (with the pages that duplicate its old content) and the
+// cluster counter drifted from the table. Now the old cluster passes to its
+// earliest remaining member, under that member's id, and the counter holds.
+TEST(Index, ARepostedMainPageLeavesItsOldCluster) {
+  test::TempDir dir;
+  Result<Processor> processor = signing_processor();
+  ASSERT_TRUE(processor.ok());
+  auto page = [&](const std::string& id, const std::string& topic) {
+    PageResult p = processor->process("https://r.example/" + id,
+                                      "<html><body><article><p>The " + topic + " story is told here at length, with "
+                                      "words of its own about the town, its people and what happened on Tuesday "
+                                      "evening at the " + topic + " meeting.</p></article></body></html>");
+    p.id = id;
+    return p;
+  };
+  std::unique_ptr<Index> index = open_index(dir, "db", 3);
+  ASSERT_NE(index, nullptr);
+  PageResult a = page("a", "harbour"), b = page("b", "harbour");
+  PageResult a2 = processor->process("https://r.example/a",
+                                     "<html><body><article><p>Apple growers in the valley expect a late harvest after "
+                                     "a cold spring, and the cooperative has hired more pickers for October than in "
+                                     "any year since it was founded.</p></article></body></html>");
+  a2.id = "a";
+  ASSERT_TRUE(index->add({&a}).at(0).ok());
+  Result<Verdict> vb = std::move(index->add({&b}).at(0));
+  ASSERT_TRUE(vb.ok());
+  ASSERT_TRUE(vb->duplicate_of);
+  EXPECT_EQ(vb->duplicate_of->id, "a");
+  for (int again = 0; again < 2; ++again) {
+    Result<Verdict> va = std::move(index->add({&a2}).at(0));
+    ASSERT_TRUE(va.ok());
+    EXPECT_FALSE(va->duplicate_of);
+    EXPECT_EQ(va->cluster, "a");
+  }
+  auto cluster_b = nlohmann::json::parse(index->cluster("b").value_or("{}"));
+  EXPECT_EQ(cluster_b["main"], "b");
+  EXPECT_EQ(cluster_b["members"], nlohmann::json({"b"}));
+  auto cluster_a = nlohmann::json::parse(index->cluster("a").value_or("{}"));
+  EXPECT_EQ(cluster_a["members"], nlohmann::json({"a"}));
+  EXPECT_EQ(index->stats().clusters, 2u);
+  EXPECT_EQ(index->stats().pages, 2u);
+  EXPECT_TRUE(index->verify().empty()) << index->verify().front();
 }
 
 TEST(Index, VerifyFindsAMissingPosting) {
