@@ -207,7 +207,19 @@ bool read_warc(GzReader& reader, const std::string& source, const IngestOptions&
     }
     bool wanted = type == "response" &&
                   ascii_lower(headers.get("content-type")).find("application/http") != std::string::npos;
-    if (!wanted || length > options.max_page_bytes) {
+    // A revisit record (wget --warc-dedup, Heritrix) stands for a page
+    // already captured: it has no body to extract, but it is reported, with
+    // the capture it points to, so that a crawl of revisits does not read
+    // as an empty one.
+    const bool revisit = type == "revisit";
+    if (revisit) {
+      std::string of = headers.get("warc-refers-to-target-uri");
+      if (of.empty()) of = headers.get("warc-refers-to");
+      if (of.size() >= 2 && of.front() == '<' && of.back() == '>') of = of.substr(1, of.size() - 2);
+      page.status = Status(Code::kUnsupported, "revisit record" + (of.empty() ? std::string() : " of " + of) +
+                                                   ": a page captured before, not extracted");
+    }
+    if (revisit || !wanted || length > options.max_page_bytes) {
       // Skip the block without keeping it.
       std::string sink_buf;
       std::size_t left = length;
@@ -217,6 +229,11 @@ bool read_warc(GzReader& reader, const std::string& source, const IngestOptions&
         reader.read(step, sink_buf);
         if (sink_buf.size() < step) break;
         left -= step;
+      }
+      if (revisit) {
+        ++stats.pages;
+        if (!sink(std::move(page))) return false;
+        continue;
       }
       if (!wanted) {
         ++stats.skipped;

@@ -160,6 +160,28 @@ TEST(Repro, ShortPagesSharingOnePhraseStayLinear) {
   EXPECT_EQ(nlohmann::json::parse(lines[0])["members"], nlohmann::json({"7", "copy"}));
 }
 
+// Revisit records (a wget --warc-dedup crawl, a hand-made WARC) were
+// dropped without a word: the wget file gave 0 records. Each is now reported
+// with what it revisits; the responses around it are extracted as before.
+TEST(Repro, RevisitRecordsAreReported) {
+  std::string dir = test::repro("cli");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  test::CommandResult r = test::run_husk("extract " + dir + "/warc-revisit.warc 2>/dev/null");
+  EXPECT_EQ(r.exit_code, 0);
+  std::vector<std::string> lines = test::lines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_FALSE(nlohmann::json::parse(lines[0]).contains("error"));
+  EXPECT_EQ(nlohmann::json::parse(lines[1])["error"],
+            "unsupported: revisit record of http://example.org/1: a page captured before, not extracted");
+  EXPECT_FALSE(nlohmann::json::parse(lines[2]).contains("error"));
+  r = test::run_husk("extract " + dir + "/wget-dedup-revisit.warc.gz 2>/dev/null");
+  lines = test::lines(r.out);
+  ASSERT_FALSE(lines.empty());
+  for (const std::string& line : lines)
+    EXPECT_NE(nlohmann::json::parse(line).value("error", "").find("revisit record of urn:uuid:"), std::string::npos)
+        << line;
+}
+
 // db-verify-creates-empty-index.sh: husk db on a directory without an
 // index reported an empty one (and created it); now it says so and exits 1,
 // writing nothing.
