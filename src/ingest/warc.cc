@@ -168,13 +168,29 @@ bool read_warc(GzReader& reader, const std::string& source, const IngestOptions&
     ++record_no;
     std::string where = source + ": record " + std::to_string(record_no);
     if (!starts_with_ci(line, "WARC/")) {
+      // A Content-Length that lies leaves the reader inside a record. The
+      // bytes up to the next version line are reported as one error and
+      // reading goes on from there (resynchronisation): the records after
+      // it are not lost.
       RawPage page;
       page.id = source + "#" + std::to_string(record_no);
       page.source = where;
-      page.status = Status(Code::kCorrupt, "expected a WARC/1.x version line at byte " + std::to_string(reader.offset()));
+      const std::size_t at = reader.offset();
+      bool found = false;
+      while (reader.read_line(line, options.max_header_bytes))
+        if (starts_with_ci(line, "WARC/1.")) {
+          found = true;
+          break;
+        }
+      page.status = Status(Code::kCorrupt, "expected a WARC/1.x version line at byte " + std::to_string(at) +
+                                               " (a record's Content-Length is wrong); " +
+                                               (found ? "resynchronised at byte " + std::to_string(reader.offset())
+                                                      : std::string("no later record")));
       ++stats.pages;
-      sink(std::move(page));
-      return true;  // cannot resynchronise safely; the rest of this file is lost
+      if (!sink(std::move(page))) return false;
+      if (!found) return true;
+      ++record_no;
+      where = source + ": record " + std::to_string(record_no);
     }
     HeaderBlock headers;
     std::size_t header_bytes = 0;

@@ -182,6 +182,34 @@ TEST(Repro, RevisitRecordsAreReported) {
         << line;
 }
 
+// A record whose Content-Length lies lost every record after it (exit 0).
+// Reading now resynchronises at the next version line: 40 bytes short, all
+// five pages come back beside one error; 100 bytes long, the record whose
+// start the lying one swallowed is the only page lost.
+TEST(Repro, ALyingContentLengthCostsAtMostOneNeighbour) {
+  std::string dir = test::repro("cli");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  for (const auto& [file, pages] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"warc-content-length-short.warc", {"1", "2", "3", "4", "5"}},
+           {"warc-content-length-long.warc", {"1", "2", "4", "5"}}}) {
+    test::CommandResult r = test::run_husk("extract " + dir + "/" + file + " 2>/dev/null");
+    EXPECT_EQ(r.exit_code, 0);
+    std::vector<std::string> got;
+    std::size_t errors = 0;
+    for (const std::string& line : test::lines(r.out)) {
+      auto j = nlohmann::json::parse(line);
+      if (j.contains("error")) {
+        ++errors;
+        EXPECT_NE(j["error"].get<std::string>().find("resynchronised at byte"), std::string::npos) << line;
+      } else {
+        got.push_back(j["url"].get<std::string>().substr(std::string("http://example.org/").size()));
+      }
+    }
+    EXPECT_EQ(got, pages) << file;
+    EXPECT_EQ(errors, 1u) << file;
+  }
+}
+
 // db-verify-creates-empty-index.sh: husk db on a directory without an
 // index reported an empty one (and created it); now it says so and exits 1,
 // writing nothing.
