@@ -420,32 +420,16 @@ struct CorpusDedup::Impl {
   // Keys sorted by (key, page).
   void group(std::vector<Key>& ks) {
     std::sort(ks.begin(), ks.end(), key_order);
-    std::vector<Key> bucket;
+    std::vector<std::pair<uint64_t, uint32_t>> bucket;
     for (std::size_t i = 0; i < ks.size();) {
       std::size_t j = i + 1;
       while (j < ks.size() && ks[j].key == ks[i].key) ++j;
       if (j - i >= 64) {
-        // Copies (equal sketches) as a star around the first; every page
-        // against the first page of every other text (lsh_candidates in
-        // dedup/search.h reduces its buckets the same way).
-        bucket.assign(ks.begin() + static_cast<std::ptrdiff_t>(i), ks.begin() + static_cast<std::ptrdiff_t>(j));
-        std::sort(bucket.begin(), bucket.end(),
-                  [](const Key& x, const Key& y) { return x.whole != y.whole ? x.whole < y.whole : x.page < y.page; });
-        std::vector<uint32_t> firsts;
-        std::vector<std::size_t> text_of(bucket.size());
-        for (std::size_t x = 0; x < bucket.size();) {
-          std::size_t y = x + 1;
-          for (; y < bucket.size() && bucket[y].whole == bucket[x].whole; ++y) {
-            pair(bucket[x].page, bucket[y].page);
-            text_of[y] = firsts.size();
-          }
-          text_of[x] = firsts.size();
-          firsts.push_back(bucket[x].page);
-          x = y;
-        }
-        for (std::size_t x = 0; x < bucket.size(); ++x)
-          for (std::size_t t = 0; t < firsts.size(); ++t)
-            if (t != text_of[x]) pair(bucket[x].page, firsts[t]);
+        // Copies (equal sketches) reduced as the in-memory search reduces
+        // them (dedup/search.h).
+        bucket.clear();
+        for (std::size_t x = i; x < j; ++x) bucket.emplace_back(ks[x].whole, ks[x].page);
+        pair_heavy_bucket(bucket, [this](uint32_t a, uint32_t b) { pair(a, b); });
       } else {
         for (std::size_t x = i; x < j; ++x)
           for (std::size_t y = x + 1; y < j; ++y) pair(ks[x].page, ks[y].page);

@@ -87,11 +87,6 @@ bool comparable(const DedupPage& a, const DedupPage& b, const DedupOptions& o) {
   return comparable_pages(a.language, a.sig.terms, b.language, b.sig.terms, o);
 }
 
-// The distinct shingles a page's signature stands for: its sketch's size
-// (a full sketch stands for at least that many), or, for signatures
-// without a sketch, as many as it has minima.
-std::size_t information(const Signatures& s) { return s.shingles.empty() ? s.minhash.size() : s.shingles.size(); }
-
 void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, std::vector<Pair>& out,
                    DedupStats* stats) {
   uint32_t n = 0;
@@ -110,9 +105,7 @@ void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
   auto [bands, rows] = lsh_bands_for(o.threshold, n);
   if (stats) stats->distance_histogram.assign(21, 0);
   std::vector<Pair> candidates = lsh_candidates(minhashes, sketches, bands, rows, o.mu);
-  join_stars(whole, candidates, nullptr);
-  for (Pair& c : candidates)
-    if (c.a > c.b) std::swap(c.a, c.b);
+  join_stars(whole, candidates, nullptr);  // pairs a < b, as the bands' are
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   for (const Pair& c : candidates) {
@@ -124,7 +117,7 @@ void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
       ++stats->candidates;
       ++stats->distance_histogram[static_cast<std::size_t>(std::lround(j * 20))];
     }
-    if (near_duplicate(j, information(a.sig), information(b.sig), o)) out.push_back({c.a, c.b, static_cast<float>(j)});
+    if (near_duplicate(j, distinct_shingles(a.sig), distinct_shingles(b.sig), o)) out.push_back({c.a, c.b, static_cast<float>(j)});
   }
 }
 
@@ -306,11 +299,9 @@ std::pair<uint32_t, uint32_t> lsh_bands_for(double t, uint32_t n) {
 // The map step keys each page by (band, hash of the band's rows); the
 // reduce step pairs the pages of each key. A bucket over (1 + mu) x the
 // band's average bucket, and 64 pages («Simhash算法优化»'s threshold), is mostly
-// copies of one text: pages with equal sketches (verified alike against
-// any page) are joined as a star around the first, and every page is
-// paired with the first page of every other text in the bucket, so a
-// copy meets whatever its text meets (the clusterings that verify members
-// against a centre need those pairs, not only components).
+// copies of one text, reduced by pair_heavy_bucket (the clusterings that
+// verify members against a centre need every copy to meet what its text
+// meets, not only components).
 std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes,
                                  const std::vector<const std::vector<uint32_t>*>& sketches, uint32_t bands,
                                  uint32_t rows, double mu) {
@@ -338,25 +329,9 @@ std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>
       std::size_t j = i + 1;
       while (j < keyed.size() && keyed[j].key == keyed[i].key) ++j;
       if (j - i >= 64 && static_cast<double>(j - i) > limit) {
-        std::vector<Keyed> copies;
-        for (std::size_t x = i; x < j; ++x) copies.push_back({whole(keyed[x].page), keyed[x].page});
-        std::sort(copies.begin(), copies.end());
-        std::vector<uint32_t> firsts;  // the first page of each text
-        std::vector<std::size_t> text_of(copies.size());
-        for (std::size_t x = 0; x < copies.size();) {
-          std::size_t y = x + 1;
-          while (y < copies.size() && copies[y].key == copies[x].key) {
-            add(copies[x].page, copies[y].page);
-            text_of[y] = firsts.size();
-            ++y;
-          }
-          text_of[x] = firsts.size();
-          firsts.push_back(copies[x].page);
-          x = y;
-        }
-        for (std::size_t x = 0; x < copies.size(); ++x)
-          for (std::size_t t = 0; t < firsts.size(); ++t)
-            if (t != text_of[x]) add(copies[x].page, firsts[t]);
+        std::vector<std::pair<uint64_t, uint32_t>> bucket;
+        for (std::size_t x = i; x < j; ++x) bucket.emplace_back(whole(keyed[x].page), keyed[x].page);
+        pair_heavy_bucket(bucket, add);
       } else {
         for (std::size_t x = i; x < j; ++x)
           for (std::size_t y = x + 1; y < j; ++y) add(keyed[x].page, keyed[y].page);

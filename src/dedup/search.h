@@ -3,10 +3,12 @@
 // searches against.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "husk/dedup.h"
@@ -75,7 +77,40 @@ bool near_duplicate(double similarity, std::size_t shingles_a, std::size_t shing
 // sharing one stock phrase no longer fill one band bucket with N^2
 // candidates that could never verify.
 bool few_shingles(const Signatures& signatures, const DedupOptions& options);
+
+// The distinct shingles a page's signature stands for: its sketch's size
+// (a full sketch stands for at least that many), or, for signatures
+// without a sketch, as many as it has minima.
+inline std::size_t distinct_shingles(const Signatures& s) {
+  return s.shingles.empty() ? s.minhash.size() : s.shingles.size();
+}
 uint64_t whole_sketch_key(const Signatures& signatures);
+
+// The reduction of a band bucket too heavy to pair all its pages, shared
+// by husk dedup's two searches: `pages` holds (hash of the page's whole
+// sketch, page) and is reordered. Pages with equal sketches (verified
+// alike against any page) are joined as a star around the first, and
+// every page meets the first page of every other text in the bucket, so a
+// copy meets whatever its text meets. Calls pair(a, b) for each candidate.
+template <typename PairFn>
+void pair_heavy_bucket(std::vector<std::pair<uint64_t, uint32_t>>& pages, PairFn&& pair) {
+  std::sort(pages.begin(), pages.end());
+  std::vector<uint32_t> firsts;  // the first page of each text
+  std::vector<std::size_t> text_of(pages.size());
+  for (std::size_t x = 0; x < pages.size();) {
+    std::size_t y = x + 1;
+    for (; y < pages.size() && pages[y].first == pages[x].first; ++y) {
+      pair(pages[x].second, pages[y].second);
+      text_of[y] = firsts.size();
+    }
+    text_of[x] = firsts.size();
+    firsts.push_back(pages[x].second);
+    x = y;
+  }
+  for (std::size_t x = 0; x < pages.size(); ++x)
+    for (std::size_t t = 0; t < firsts.size(); ++t)
+      if (t != text_of[x]) pair(pages[x].second, firsts[t]);
+}
 
 // Candidate pairs (a < b, sorted, unique): pages sharing a band key. In a
 // bucket over (1 + mu) x the average and 64 pages, pages with equal

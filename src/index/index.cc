@@ -318,6 +318,7 @@ struct Index::Impl {
     const DedupOptions o = decision();
     Signatures other;
     Stored stored;
+    const std::size_t mine = distinct_shingles(sig);
     auto verify = [&](std::string_view id) {
       if (!seen.insert(std::string(id)).second) return;
       auto raw = txn.get(minhash, id);
@@ -326,9 +327,7 @@ struct Index::Impl {
       other.minhash = std::move(stored.minhash);
       other.shingles = std::move(stored.sketch);
       const double j = minhash_similarity(sig, other, o.sketch);
-      const std::size_t info_other = other.shingles.empty() ? other.minhash.size() : other.shingles.size();
-      const std::size_t info_mine = sig.shingles.empty() ? sig.minhash.size() : sig.shingles.size();
-      if (near_duplicate(j, info_mine, info_other, o)) out.push_back({std::string(id), j, stored.seq});
+      if (near_duplicate(j, mine, distinct_shingles(other), o)) out.push_back({std::string(id), j, stored.seq});
     };
     for (const std::string& key : band_keys(sig))
       for (const std::string& id : txn.values(bands, key)) verify(id);
@@ -347,7 +346,7 @@ struct Index::Impl {
   }
 
   // The main page of a cluster's stored value ("id\nurl").
-  static std::string main_of(const std::string& value) { return value.substr(0, value.find('\n')); }
+  static std::string main_of(std::string_view value) { return std::string(value.substr(0, value.find('\n'))); }
 
   // ---- writes, in the writer's transaction ----
 
@@ -376,7 +375,7 @@ struct Index::Impl {
       txn.del(members, *cluster, id);
       txn.del(cluster_of, id);
       auto main = txn.get(clusters, *cluster);
-      if (main && main->substr(0, main->find('\n')) == id) {
+      if (main && main_of(*main) == id) {
         // The main page goes: the earliest-indexed remaining member takes
         // over, and the cluster is re-keyed under its id, so that a
         // cluster's id is always its main page's and the page that left
@@ -787,7 +786,7 @@ std::vector<std::string> Index::verify() const {
   uint64_t clusters = 0;
   txn.each(I.clusters, "", [&](std::string_view key, std::string_view value) {
     ++clusters;
-    const std::string main(value.substr(0, value.find('\n')));
+    const std::string main = Impl::main_of(value);
     if (main != key) problems.push_back("cluster " + std::string(key) + " is keyed apart from its main page " + main);
     if (!has(I.members, std::string(key), main)) problems.push_back("cluster " + std::string(key) + ": its main page is not a member");
     return true;
