@@ -259,6 +259,11 @@ int run_db(const DbArgs& args) {
 
 }  // namespace
 
+// The --idf option of the hook and the service.
+constexpr const char* kIdfHelp =
+    "Collection statistics (husk idf build): pages are signed with them and simhash\n"
+    "finds candidates beside the minhash bands; the sketches' Jaccard decides either way";
+
 Command add_hook_command(CLI::App& app) {
   auto args = std::make_shared<HookArgs>();
   CLI::App* cmd = app.add_subcommand(
@@ -268,8 +273,7 @@ Command add_hook_command(CLI::App& app) {
       "indexed in --db before it is written.");
   cmd->add_option("--db", args->db, "Index directory (LMDB)")->required();
   cmd->add_flag("!--no-text", args->text, "Leave the text out of the results");
-  cmd->add_option("--idf", args->idf, "Collection statistics (husk idf build): pages are signed with them and simhash\n"
-                  "finds candidates beside the minhash bands; the sketches' Jaccard decides either way")->check(CLI::ExistingFile);
+  cmd->add_option("--idf", args->idf, kIdfHelp)->check(CLI::ExistingFile);
   return {cmd, [args] { return run_hook(*args); }};
 }
 
@@ -287,8 +291,7 @@ Command add_serve_command(CLI::App& app) {
   cmd->add_option("--max-inflight", args->max_inflight, "Concurrent requests before 503")->capture_default_str();
   cmd->add_option("--threads", args->threads, "HTTP worker threads (0: two per core)")->capture_default_str();
   cmd->add_option("--read-timeout", args->read_timeout_s, "Seconds a request may take to arrive")->capture_default_str();
-  cmd->add_option("--idf", args->idf, "Collection statistics (husk idf build): pages are signed with them and simhash\n"
-                  "finds candidates beside the minhash bands; the sketches' Jaccard decides either way")->check(CLI::ExistingFile);
+  cmd->add_option("--idf", args->idf, kIdfHelp)->check(CLI::ExistingFile);
   cmd->add_option("--templates", args->templates,
                   "Template store of husk extract --extractor template --state DIR: known sites use their template");
   cmd->add_flag("--fsync", args->fsync,
