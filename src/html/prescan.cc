@@ -96,7 +96,7 @@ bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '
 
 // The attributes some husk stage reads: class and id hints, links, hidden
 // content, ARIA roles and labels, microdata and meta properties, dates,
-// table spans, list numbering and languages. Everything else (data-*,
+// table spans, list numbering, languages and formulas' alternative text. Everything else (data-*,
 // srcset, image sources, event handlers, inline sizes) only costs parsing
 // time. With ParseOptions::keep_urls, image sources and alt texts are read
 // too (the Markdown and HTML outputs' --images).
@@ -105,7 +105,7 @@ bool is_read_attribute(std::string_view name, bool keep_urls) {
   static constexpr std::string_view kRead[] = {
       "class", "id", "href", "style", "hidden", "aria-hidden", "aria-label", "role",
       "itemprop", "itemscope", "itemtype", "lang", "property", "name", "content", "http-equiv", "charset", "rel",
-      "datetime", "colspan", "rowspan", "scope", "start", "reversed", "type"};
+      "datetime", "colspan", "rowspan", "scope", "start", "reversed", "type", "alttext"};
   for (std::string_view read : kRead)
     if (iequals(name, read)) return true;
   return false;
@@ -139,13 +139,14 @@ std::size_t tag_end(std::string_view s, std::size_t i) {
 }
 
 // Finds the end of "</name ...>" at or after `from`; returns the index just
-// past its '>', or n.
+// past its '>' (n when the end tag runs to the end of the input), or npos
+// when there is no such end tag.
 std::size_t end_of_raw_text(std::string_view s, std::size_t from, std::string_view name) {
   const std::size_t n = s.size();
   std::size_t i = from;
   while (i < n) {
     const void* lt = std::memchr(s.data() + i, '<', n - i);
-    if (lt == nullptr) return n;
+    if (lt == nullptr) return std::string_view::npos;
     i = static_cast<const char*>(lt) - s.data();
     if (i + 2 + name.size() <= n && s[i + 1] == '/' && iequals(s.substr(i + 2, name.size()), name) &&
         (i + 2 + name.size() == n || !is_name_char(s[i + 2 + name.size()]))) {
@@ -154,7 +155,7 @@ std::size_t end_of_raw_text(std::string_view s, std::size_t from, std::string_vi
     }
     ++i;
   }
-  return n;
+  return std::string_view::npos;
 }
 
 // Cuts `s` to at most `limit` bytes without splitting a UTF-8 sequence.
@@ -200,8 +201,11 @@ class Prescanner {
     copy_text(n);
     Prescanned result;
     result.html = std::move(out_);
+    result.warnings = std::move(warnings_);
     result.json_ld = std::move(json_ld_);
     result.noscript_bytes = noscript_bytes_;
+    if (never_closed_ > 1)
+      result.warnings.push_back(std::to_string(never_closed_ - 1) + " more raw-text elements never closed");
     if (full_)
       result.warnings.push_back("markup cut at " + std::to_string(options_.max_markup_bytes) + " bytes");
     if (dropped_deep_ > 0)
@@ -407,6 +411,46 @@ class Prescanner {
     json_ld_.emplace_back(body);
   }
 
+  // end_of_raw_text, remembering per name where an end tag was found
+  // missing: a page of many unclosed <title>s would otherwise scan to its
+  // end once for each. npos when the element never closes.
+  std::size_t raw_text_end(uint64_t code, std::size_t from, std::string_view name) {
+    for (const auto& [c, at] : unclosed_)
+      if (c == code && from >= at) return std::string_view::npos;
+    std::size_t end = end_of_raw_text(in_, from, name);
+    if (end == std::string_view::npos) unclosed_.emplace_back(code, from);
+    return end;
+  }
+
+  // Where a raw-text element that never closes ends. The HTML5 tokenizer
+  // makes everything up to the end of the file its text, so one missing
+  // </title> or </script> swallows the page; browsers show such pages with
+  // their body, and libxml2's HTML parser ends the element where markup
+  // resumes. husk follows the older rule both recoveries share, from HTML
+  // 4.01 (section B.3.2): the text ends at the first "</" followed by a
+  // letter; for title, textarea, xmp and style (`markup_only`), whose text
+  // holds no tags, also at the first start tag or comment. n when neither
+  // occurs.
+  std::size_t unclosed_end(std::string_view name, std::size_t from, bool markup_only) {
+    const std::size_t n = in_.size();
+    for (std::size_t i = from; i + 1 < n;) {
+      const void* lt = std::memchr(in_.data() + i, '<', n - i - 1);
+      if (lt == nullptr) break;
+      i = static_cast<const char*>(lt) - in_.data();
+      const char next = in_[i + 1];
+      const bool letter = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z');
+      const bool end_tag = next == '/' && i + 2 < n && ((in_[i + 2] >= 'a' && in_[i + 2] <= 'z') ||
+                                                        (in_[i + 2] >= 'A' && in_[i + 2] <= 'Z'));
+      if (end_tag || (markup_only && (letter || next == '!'))) {
+        if (never_closed_++ == 0)
+          warnings_.push_back("<" + ascii_lower(name) + "> never closed; ended at byte " + std::to_string(i));
+        return i;
+      }
+      ++i;
+    }
+    return n;
+  }
+
   std::size_t end_tag(std::size_t i) {
     uint64_t code = name_code(name_at(i + 2));
     for (std::size_t k = stack_.size(); k > 0; --k) {
@@ -429,13 +473,26 @@ class Prescanner {
       return after;
     }
     if (is_dropped(code) && name.size() <= 8) {
-      std::size_t end = end_of_raw_text(in_, after, name);
+      std::size_t end = raw_text_end(code, after, name);
+      // CSS holds no tags, so a style ends at one; a script's "a<b" does not.
+      if (end == std::string_view::npos) end = unclosed_end(name, after, /*markup_only=*/code == code_of("style"));
       if (code == code_of("script") && is_json_ld(in_.substr(i, after - i))) keep_json_ld(after, end);
       if (code == code_of("noscript")) noscript_bytes_ += end - after;
       drop(i, end);
       return end;
     }
-    if (is_rcdata(code)) return end_of_raw_text(in_, after, name);
+    if (is_rcdata(code)) {
+      std::size_t end = raw_text_end(code, after, name);
+      if (end != std::string_view::npos) return end;
+      end = unclosed_end(name, after, /*markup_only=*/true);
+      if (end < n) {  // the element closes where its text ends
+        copy_until(end);
+        emit("</");
+        emit(ascii_lower(name));
+        emit(">");
+      }
+      return end;
+    }
     // "<div/>" is an open div in HTML: only void elements never nest.
     if (is_void(code)) {
       if (options_.trim_markup && code == code_of("link") && !is_read_link(in_.substr(i, after - i))) {
@@ -484,6 +541,9 @@ class Prescanner {
   std::size_t verbatim_open_ = 0;                       // open elements whose white space is content
   std::string attrs_;                                   // a start tag's attributes as rewritten
   std::vector<std::string> json_ld_;
+  std::vector<std::string> warnings_;
+  std::vector<std::pair<uint64_t, std::size_t>> unclosed_;  // name, from where no end tag follows
+  std::size_t never_closed_ = 0;
   std::size_t json_ld_bytes_ = 0;
   std::size_t noscript_bytes_ = 0;
   bool full_ = false;

@@ -1,4 +1,8 @@
+#include <chrono>
+#include <filesystem>
+
 #include "html/prescan.h"
+#include "husk/ingest.h"
 #include "unit/test_util.h"
 
 namespace husk {
@@ -31,7 +35,17 @@ INSTANTIATE_TEST_SUITE_P(
         PrescanCase{.name = "quoted gt", .html = "<a class=\"a>b\" href=x>t</a>", .expect = "<a class=\"a>b\" href=x>t</a>"},
         PrescanCase{.name = "title keeps markup-like text", .html = "<title><script>x</script></title>", .expect = "<title><script>x</script></title>"},
         PrescanCase{.name = "unterminated script", .html = "<p>a</p><script>var x = 1;", .expect = "<p>a</p>"},
-        PrescanCase{.name = "doctype kept", .html = "<!DOCTYPE html><p>x", .expect = "<!DOCTYPE html><p>x"}),
+        PrescanCase{.name = "doctype kept", .html = "<!DOCTYPE html><p>x", .expect = "<!DOCTYPE html><p>x"},
+        // Raw-text elements that never close end where markup resumes.
+        PrescanCase{.name = "unclosed title before a tag", .html = "<title>T<meta name=x><body><p>text</p>",
+                    .expect = "<title>T</title><meta name=x><body><p>text</p>"},
+        PrescanCase{.name = "unclosed title before an end tag", .html = "<TITLE>T</head><p>x</p>",
+                    .expect = "<TITLE>T</title></head><p>x</p>"},
+        PrescanCase{.name = "unclosed script ends at an end tag", .html = "<p>a<script>var x = 1;</p><p>b</p>",
+                    .expect = "<p>a</p><p>b</p>"},
+        PrescanCase{.name = "unclosed style ends at an end tag", .html = "<style>p{}<p>x</p>", .expect = "<p>x</p>"},
+        PrescanCase{.name = "a later end tag closes the title", .html = "<title>a<title>b</title><p>c",
+                    .expect = "<title>a<title>b</title><p>c"}),
     [](const ::testing::TestParamInfo<PrescanCase>& info) { return test::test_name(info.param.name); });
 
 TEST(Prescan, DeepNestingIsFlattenedButTextKept) {
@@ -95,6 +109,54 @@ TEST(Prescan, KeepsOnlyTheAttributesHuskReads) {
 TEST(Prescan, FoldsWhiteSpaceOutsidePre) {
   const std::string html = "<p>a  \n\n   b</p>\n\n  <pre>x\n\n   y</pre>  <p>c\t\td</p>";
   EXPECT_EQ(prescan(html, ParseOptions{}).html, "<p>a b</p>\n<pre>x\n\n   y</pre> <p>c\td</p>");
+}
+
+TEST(Prescan, AnUnclosedTitleIsReportedOnce) {
+  std::string html;
+  for (int i = 0; i < 3; ++i) html += "<title>t" + std::to_string(i) + "<p>x</p>";
+  Prescanned p = prescan(html, ParseOptions{});
+  ASSERT_EQ(p.warnings.size(), 2u);
+  EXPECT_EQ(p.warnings[0], "<title> never closed; ended at byte 9");
+  EXPECT_EQ(p.warnings[1], "2 more raw-text elements never closed");
+}
+
+// Many unclosed titles cost one scan for the missing end tag, not one each.
+TEST(Prescan, ManyUnclosedTitlesStayLinear) {
+  std::string html;
+  for (int i = 0; i < 200000; ++i) html += "<title>t<b>x</b>";
+  const auto start = std::chrono::steady_clock::now();
+  Prescanned p = prescan(html, ParseOptions{});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_NE(p.html.find("<title>t</title><b>x</b>"), std::string::npos);
+}
+
+// A page whose </title> is missing extracts as the whole page does: every
+// AEB page with its </title> deleted gives the same text and title.
+TEST(Prescan, PagesWithoutTheirTitleEndTagExtractTheSame) {
+  const std::string aeb = test::dataset("article-extraction-benchmark");
+  if (aeb.empty()) GTEST_SKIP() << "no article-extraction-benchmark";
+  Result<Processor> processor = Processor::make(ProcessorOptions{});
+  ASSERT_TRUE(processor.ok());
+  std::size_t pages = 0, tested = 0;
+  std::vector<RawPage> read;
+  IngestStats stats = ingest({aeb + "/html"}, IngestOptions{}, [&](RawPage&& page) {
+    read.push_back(std::move(page));
+    return true;
+  });
+  ASSERT_TRUE(stats.input_errors.empty());
+  for (RawPage& page : read) {
+    ++pages;
+    const std::size_t end = page.bytes.find("</title>");
+    if (end == std::string::npos || page.bytes.find("</title>", end + 1) != std::string::npos) continue;
+    PageResult whole = processor->process(page);
+    page.bytes.erase(end, 8);
+    PageResult cut = processor->process(page);
+    ASSERT_TRUE(whole.status.ok() && cut.status.ok()) << page.id;
+    EXPECT_EQ(cut.text, whole.text) << page.id;
+    EXPECT_EQ(cut.metadata.title, whole.metadata.title) << page.id;
+    ++tested;
+  }
+  EXPECT_GE(tested, pages * 8 / 10);  // 160 of the 181 pages have exactly one </title>
 }
 
 TEST(Prescan, AnUnterminatedTagStaysAsWritten) {
