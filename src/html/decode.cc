@@ -266,6 +266,24 @@ Decoded decode(std::string_view bytes, std::string_view content_type, const Deco
   };
   try_label(charset_param(content_type), "http", false);
   try_label(meta_charset(bytes.substr(0, std::min(bytes.size(), options.sniff_bytes))), "meta", true);
+  // A declared charset the bytes contradict: UTF-8 wins when the page is
+  // valid UTF-8 and holds a multi-byte sequence (text in a legacy charset
+  // almost never forms valid UTF-8 by chance: Duerst, "The Properties and
+  // Promises of UTF-8", 1997, and the WHATWG's note on the same), or, for
+  // a declared UTF-16 with no byte order mark, when no byte is NUL (UTF-16
+  // markup is half NULs). A server's or template's default label on a page
+  // its editor saved as UTF-8 is the usual cause; the declared charset
+  // would turn every accented letter into two (mojibake).
+  if (!charset.empty() && charset != "UTF-8" && out.charset_source != "bom" && is_valid_utf8(bytes)) {
+    const bool utf16 = charset.rfind("UTF-16", 0) == 0;
+    const bool multibyte = std::any_of(bytes.begin(), bytes.end(), [](char c) { return (c & 0x80) != 0; });
+    if (utf16 ? bytes.find('\0') == std::string_view::npos : multibyte) {
+      out.warnings.push_back("declared charset " + charset + " (" + out.charset_source +
+                             ") contradicts the bytes, which are UTF-8; read as UTF-8");
+      charset = "UTF-8";
+      out.charset_source = "utf8";
+    }
+  }
   // 4. The bytes themselves.
   if (charset.empty()) {
     if (is_valid_utf8(bytes)) {

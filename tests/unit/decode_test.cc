@@ -99,6 +99,26 @@ TEST(Decode, InvalidUtf8BecomesReplacementCharacter) {
   EXPECT_FALSE(d.warnings.empty());
 }
 
+// A page labelled in a legacy charset whose bytes are UTF-8 reads as
+// UTF-8 (not as mojibake), with a warning naming the label.
+TEST(Decode, Utf8BytesOutrankADeclaredLegacyCharset) {
+  for (const char* label : {"windows-1252", "iso-8859-1", "shift_jis", "gbk"}) {
+    Decoded d = decode(std::string("<meta charset=\"") + label + "\"><p>" + kFrench + "</p>", "");
+    EXPECT_EQ(d.charset, "UTF-8") << label;
+    EXPECT_NE(d.html.find(kFrench), std::string::npos) << label;
+    ASSERT_FALSE(d.warnings.empty()) << label;
+    EXPECT_NE(d.warnings[0].find("contradicts the bytes"), std::string::npos) << d.warnings[0];
+  }
+  // A header claiming UTF-16 over markup with no NUL byte.
+  Decoded d = decode("<p>plain ASCII</p>", "text/html; charset=utf-16");
+  EXPECT_EQ(d.charset, "UTF-8");
+  EXPECT_EQ(d.html, "<p>plain ASCII</p>");
+  // Bytes that are not UTF-8 keep the declared charset.
+  Decoded legacy = decode("<meta charset=windows-1252><p>caf\xE9 cr\xE8me</p>", "");
+  EXPECT_EQ(legacy.charset, "windows-1252");
+  EXPECT_NE(legacy.html.find("café crème"), std::string::npos);
+}
+
 TEST(Decode, BrowserLabelMapping) {
   EXPECT_EQ(canonical_charset("ISO-8859-1"), "windows-1252");
   EXPECT_EQ(canonical_charset(" GBK "), "GB18030");
