@@ -96,11 +96,12 @@ struct TagTable {
                        GUMBO_TAG_LISTING, GUMBO_TAG_XMP, GUMBO_TAG_PLAINTEXT, GUMBO_TAG_UNKNOWN})
       action[t] = TagAction::kBlock;
     for (GumboTag t : {GUMBO_TAG_HEAD, GUMBO_TAG_SCRIPT, GUMBO_TAG_STYLE, GUMBO_TAG_NOSCRIPT,
-                       GUMBO_TAG_TEMPLATE, GUMBO_TAG_SVG, GUMBO_TAG_MATH, GUMBO_TAG_IFRAME, GUMBO_TAG_OBJECT,
+                       GUMBO_TAG_TEMPLATE, GUMBO_TAG_SVG, GUMBO_TAG_IFRAME, GUMBO_TAG_OBJECT,
                        GUMBO_TAG_EMBED, GUMBO_TAG_CANVAS, GUMBO_TAG_SELECT, GUMBO_TAG_OPTION,
                        GUMBO_TAG_OPTGROUP, GUMBO_TAG_BUTTON, GUMBO_TAG_TEXTAREA,
                        GUMBO_TAG_INPUT, GUMBO_TAG_AUDIO, GUMBO_TAG_VIDEO, GUMBO_TAG_MAP, GUMBO_TAG_APPLET,
-                       GUMBO_TAG_FRAMESET, GUMBO_TAG_NOFRAMES, GUMBO_TAG_NOEMBED, GUMBO_TAG_TITLE})
+                       GUMBO_TAG_FRAMESET, GUMBO_TAG_NOFRAMES, GUMBO_TAG_NOEMBED, GUMBO_TAG_TITLE,
+                       GUMBO_TAG_RT, GUMBO_TAG_RP, GUMBO_TAG_RTC})
       action[t] = TagAction::kSkip;
     action[GUMBO_TAG_BR] = TagAction::kBreak;
     action[GUMBO_TAG_HR] = TagAction::kRule;
@@ -237,6 +238,9 @@ class BlockBuilder {
       if (cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 ||
           cp == 0x202F || cp == 0x205F || cp == 0x3000) {
         end_word();
+      } else if (cp == 0xAD) {
+        // A soft hyphen only marks where a word may break at a line's end;
+        // it is never part of the word (Unicode 15, section 23.2).
       } else if (is_cjk(cp)) {
         put_char(s + i, len, in_link);
         ++cjk_chars_;
@@ -332,6 +336,38 @@ std::string collapse(std::string_view s) {
   b.append(s.data(), s.size(), LinkKind::kNone);
   Block block;
   return b.finish(block) ? block.text : std::string();
+}
+
+// An <annotation> or <annotation-xml> of MathML semantics: the formula's
+// source (TeX, content MathML), not what a reader sees.
+bool is_math_annotation(const GumboElement& el) {
+  if (el.tag == GUMBO_TAG_ANNOTATION_XML) return true;
+  if (el.tag != GUMBO_TAG_UNKNOWN) return false;
+  GumboStringPiece name = el.original_tag;
+  gumbo_tag_from_original_text(&name);
+  return iequals(std::string_view(name.data, name.length), "annotation");
+}
+
+// A MathML formula as the text a reader sees: the text of its tokens (mi,
+// mn, mo, mtext...) in order, the white space between tokens left out as a
+// browser's rendering does, its annotations left out; the alttext attribute when the
+// formula holds no token text (MathML 3, sections 2.2 and 5.1).
+std::string math_text(const GumboNode* math) {
+  std::string out;
+  std::vector<const GumboNode*> stack{math};
+  while (!stack.empty()) {
+    const GumboNode* n = stack.back();
+    stack.pop_back();
+    if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA) {
+      out.append(n->v.text.text);
+    } else if (n->type == GUMBO_NODE_ELEMENT && !is_math_annotation(n->v.element)) {
+      const GumboVector& kids = n->v.element.children;
+      for (unsigned k = kids.length; k > 0; --k) stack.push_back(static_cast<const GumboNode*>(kids.data[k - 1]));
+    }
+  }
+  if (out.empty())
+    if (const GumboAttribute* alt = gumbo_get_attribute(&math->v.element.attributes, "alttext")) out = alt->value;
+  return out;
 }
 
 // Plain text of a subtree (for <title>, <h1>), iteratively.
@@ -486,6 +522,11 @@ class Segmenter {
     GumboTag tag = el.tag;
     TagAction action = tag_table().action[tag <= GUMBO_TAG_LAST ? tag : GUMBO_TAG_UNKNOWN];
     if (action == TagAction::kSkip || (!options_.keep_hidden && is_hidden(el))) {
+      next_node_ += count_elements(node);
+      return;
+    }
+    if (tag == GUMBO_TAG_MATH) {
+      text(math_text(node).c_str(), parent);
       next_node_ += count_elements(node);
       return;
     }

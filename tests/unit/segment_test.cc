@@ -26,6 +26,23 @@ TEST(Segment, InvisibleContentIsSkipped) {
   EXPECT_EQ(texts(b), (std::vector<std::string>{"seen", "also seen"}));
 }
 
+// Soft hyphens only say where a word may break; ruby annotations (the
+// reading of a word in small type above it) are not part of the sentence.
+TEST(Segment, SoftHyphensAndRubyAnnotationsLeaveTheText) {
+  Blocks b = blocks_of("<body><p>Donau\u00ADdampf\u00ADschiff fährt</p>"
+                       "<p><ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby>を読む</p></body>");
+  EXPECT_EQ(texts(b), (std::vector<std::string>{"Donaudampfschiff fährt", "漢字を読む"}));
+}
+
+// MathML reads as its tokens' text, its TeX annotation left out; a formula
+// with no tokens reads as its alttext.
+TEST(Segment, MathMlReadsAsItsText) {
+  Blocks b = blocks_of(R"(<body><p>where <math><semantics><mrow><mi>x</mi><mo>=</mo>
+      <msup><mi>y</mi><mn>2</mn></msup></mrow><annotation encoding="application/x-tex">x=y^2</annotation>
+      </semantics></math> holds</p><p>and <math alttext="a+b"></math> too</p></body>)");
+  EXPECT_EQ(texts(b), (std::vector<std::string>{"where x=y2 holds", "and a+b too"}));
+}
+
 // aria-hidden is drawn: a modal dialog sets it on the page behind it.
 TEST(Segment, AriaHiddenIsDrawnAndFlagged) {
   Blocks b = blocks_of(R"(<body><div role="dialog">Accept cookies?</div>
