@@ -1,5 +1,5 @@
-// husk eval extract: the article-extraction-benchmark score of a prediction
-// file against a gold file.
+// husk eval extract: the score of a prediction file against a gold set
+// (article-extraction-benchmark, WCXB split or snippet set).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -88,9 +88,51 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
   return 0;
 }
 
+// A snippet set as gold: pooled precision and recall of must-keep and
+// must-drop snippets found in the text.
+int run_eval_snippets(const EvalExtractArgs& args) {
+  Result<SnippetScore> score = evaluate_snippets(args.gold, args.prediction);
+  if (!score.ok()) return fail("eval extract", score.status().message(), 1);
+  const SnippetScore& s = *score;
+  if (args.json) {
+    nlohmann::ordered_json j = {{"pages", s.pages}, {"missing", s.missing}, {"precision", s.precision},
+                                {"recall", s.recall}, {"f1", s.f1}, {"tp", s.tp}, {"fn", s.fn},
+                                {"fp", s.fp}, {"tn", s.tn}};
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf("pages      %zu (%zu without a prediction)\n", s.pages, s.missing);
+    std::printf("precision  %.4f\nrecall     %.4f\nf1         %.4f\n", s.precision, s.recall, s.f1);
+    std::printf("with       %zu of %zu must-keep snippets found\n", s.tp, s.tp + s.fn);
+    std::printf("without    %zu of %zu must-drop snippets found (lower is better)\n", s.fp, s.fp + s.tn);
+  }
+  auto errors = [](const SnippetPage& p) { return (p.with_total - p.with_found) + p.without_found; };
+  if (args.worst > 0) {
+    std::vector<const SnippetPage*> pages;
+    for (const SnippetPage& p : s.per_page) pages.push_back(&p);
+    std::stable_sort(pages.begin(), pages.end(), [&](auto* a, auto* b) { return errors(*a) > errors(*b); });
+    std::printf("\nworst pages (must-keep missed  must-drop kept  id):\n");
+    for (std::size_t i = 0; i < std::min(args.worst, pages.size()); ++i)
+      std::printf("  %zu/%zu  %zu/%zu  %s\n", pages[i]->with_total - pages[i]->with_found, pages[i]->with_total,
+                  pages[i]->without_found, pages[i]->without_total, pages[i]->id.c_str());
+  }
+  if (!args.per_page.empty()) {
+    std::ofstream out(args.per_page, std::ios::binary | std::ios::trunc);
+    if (!out) return fail("eval extract", args.per_page + ": cannot open for writing", 1);
+    for (const SnippetPage& p : s.per_page) {
+      nlohmann::ordered_json j = {{"id", p.id},
+                                  {"with", {p.with_found, p.with_total}},
+                                  {"without", {p.without_found, p.without_total}},
+                                  {"predicted", p.predicted}};
+      out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    }
+  }
+  return 0;
+}
+
 int run_eval_extract(const EvalExtractArgs& args) {
   std::error_code ec;
   if (std::filesystem::is_directory(args.gold, ec)) return run_eval_wcxb(args);
+  if (is_snippet_gold(args.gold)) return run_eval_snippets(args);
   Result<ExtractScore> score = evaluate_extraction(args.gold, args.prediction);
   if (!score.ok()) return fail("eval extract", score.status().message(), 1);
   const ExtractScore& s = *score;
@@ -228,11 +270,13 @@ Command add_eval_command(CLI::App& app) {
       "extract",
       "Score husk extract output against gold: the article-extraction-benchmark\n"
       "measure (4-token shingles; precision, recall, F1, accuracy) for its JSON\n"
-      "gold, or WCXB's word F1 with snippet rates and a table by page type for a\n"
-      "WCXB split's directory.");
+      "gold, WCXB's word F1 with snippet rates and a table by page type for a\n"
+      "WCXB split's directory, or pooled snippet precision and recall for a\n"
+      "snippet set (trafilatura's evaldata.json layout).");
   extract->add_option("--gold", args->gold,
-                      "Gold: the article-extraction-benchmark's JSON {id: {articleBody: text}}, or a WCXB split\n"
-                      "(a directory with ground-truth/NNNN.json: word F1 by page type)")
+                      "Gold: the article-extraction-benchmark's JSON {id: {articleBody: text}}, a WCXB split\n"
+                      "(a directory with ground-truth/NNNN.json: word F1 by page type), or a snippet set\n"
+                      "({key: {file, with: [...], without: [...]}}: must-keep and must-drop snippets)")
       ->required()
       ->check(CLI::ExistingPath);
   extract->add_option("PRED", args->prediction, "husk extract JSONL output")->required()->check(CLI::ExistingFile);

@@ -68,6 +68,37 @@ ExtractScore score_pages(std::vector<PageScore> pages);
 // key by its id, or by its id's file name without .html/.htm/.gz.
 Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std::string& pred_path);
 
+// ---- Extraction against must-keep / must-drop snippets ----
+//
+// A snippet set (trafilatura's evaldata.json layout):
+//   {"<key>": {"file": "<page file>", "with": [...], "without": [...]}, ...}
+// A "with" snippet is main text an extractor must keep, a "without" snippet
+// boilerplate it must drop. After white space is collapsed in snippet and
+// text, a "with" snippet found in the page's text is a true positive, one
+// not found a false negative; a "without" snippet found is a false
+// positive, one not found a true negative. Precision, recall and F1 are
+// pooled over the set, not averaged per page; a page with no prediction
+// counts as empty text. A prediction matches a page by gold_key() of its
+// id and of the page's "file".
+
+struct SnippetPage {
+  std::string id;  // gold_key of the page's file
+  std::size_t with_found = 0, with_total = 0, without_found = 0, without_total = 0;
+  bool predicted = true;
+};
+
+struct SnippetScore {
+  std::size_t pages = 0, missing = 0;
+  std::size_t tp = 0, fn = 0, fp = 0, tn = 0;
+  double precision = 0, recall = 0, f1 = 0;
+  std::vector<SnippetPage> per_page;
+};
+
+// Whether a parsed gold file is a snippet set (its entries hold "with" or
+// "without" lists) rather than the article-extraction-benchmark layout.
+bool is_snippet_gold(const std::string& gold_path);
+Result<SnippetScore> evaluate_snippets(const std::string& gold_path, const std::string& pred_path);
+
 // The gold key a prediction id maps to: "dir/abc.html.gz" -> "abc".
 std::string gold_key(std::string_view id);
 

@@ -14,6 +14,15 @@ namespace {
 
 using ShingleCounts = std::unordered_map<std::string, int>;
 
+Result<nlohmann::json> read_gold_object(const std::string& gold_path) {
+  std::ifstream in(gold_path, std::ios::binary);
+  if (!in) return Status(Code::kNotFound, gold_path + ": cannot open gold file");
+  nlohmann::json gold = nlohmann::json::parse(in, nullptr, false);
+  if (gold.is_discarded() || !gold.is_object())
+    return Status(Code::kCorrupt, gold_path + ": not a JSON object of pages");
+  return gold;
+}
+
 // Shingles of n consecutive tokens; a text shorter than n is one shingle of
 // all its tokens, an empty text none (the benchmark's _ngrams()).
 ShingleCounts shingles(const std::vector<std::string_view>& tokens, std::size_t n) {
@@ -117,11 +126,9 @@ std::string gold_key(std::string_view id) {
 }
 
 Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std::string& pred_path) {
-  std::ifstream gold_in(gold_path, std::ios::binary);
-  if (!gold_in) return Status(Code::kNotFound, gold_path + ": cannot open gold file");
-  nlohmann::json gold = nlohmann::json::parse(gold_in, nullptr, false);
-  if (gold.is_discarded() || !gold.is_object())
-    return Status(Code::kCorrupt, gold_path + ": not a JSON object of {id: {articleBody: ...}}");
+  Result<nlohmann::json> gold_object = read_gold_object(gold_path);
+  if (!gold_object.ok()) return gold_object.status();
+  const nlohmann::json& gold = *gold_object;
 
   Result<std::unordered_map<std::string, std::string>> predictions =
       read_predictions(pred_path, [&](const std::string& id) { return gold.contains(id) ? id : gold_key(id); });
@@ -140,6 +147,103 @@ Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std
     pages.push_back(std::move(page));
   }
   return score_pages(std::move(pages));
+}
+
+namespace {
+
+// White space collapsed to single spaces and trimmed, as the snippet score
+// defines it: ASCII white space and the Unicode spaces (no-break space,
+// U+2000-U+200A, U+202F, U+205F, U+3000) alike.
+std::string collapse_white_space(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool space = false;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len = 1;
+    bool white = is_ascii_space(static_cast<char>(c));
+    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xA0) {
+      white = true;
+      len = 2;
+    } else if (c == 0xE2 && i + 2 < s.size()) {
+      const auto b1 = static_cast<unsigned char>(s[i + 1]), b2 = static_cast<unsigned char>(s[i + 2]);
+      if ((b1 == 0x80 && (b2 <= 0x8A || b2 == 0xAF)) || (b1 == 0x81 && b2 == 0x9F)) {
+        white = true;
+        len = 3;
+      }
+    } else if (c == 0xE3 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+               static_cast<unsigned char>(s[i + 2]) == 0x80) {
+      white = true;
+      len = 3;
+    }
+    if (white) {
+      space = !out.empty();
+    } else {
+      if (space) out.push_back(' ');
+      space = false;
+      out.append(s.substr(i, len));
+    }
+    i += len;
+  }
+  return out;
+}
+
+std::vector<std::string> snippets(const nlohmann::json& entry, const char* field) {
+  std::vector<std::string> out;
+  auto it = entry.find(field);
+  if (it == entry.end() || !it->is_array()) return out;
+  for (const auto& s : *it)
+    if (s.is_string()) {
+      std::string collapsed = collapse_white_space(s.get<std::string>());
+      if (!collapsed.empty()) out.push_back(std::move(collapsed));
+    }
+  return out;
+}
+
+}  // namespace
+
+bool is_snippet_gold(const std::string& gold_path) {
+  Result<nlohmann::json> gold = read_gold_object(gold_path);
+  if (!gold.ok() || gold->empty()) return false;
+  const nlohmann::json& first = gold->begin().value();
+  return first.is_object() && (first.contains("with") || first.contains("without"));
+}
+
+Result<SnippetScore> evaluate_snippets(const std::string& gold_path, const std::string& pred_path) {
+  Result<nlohmann::json> gold = read_gold_object(gold_path);
+  if (!gold.ok()) return gold.status();
+  Result<std::unordered_map<std::string, std::string>> predictions = read_predictions(pred_path, gold_key);
+  if (!predictions.ok()) return predictions.status();
+  SnippetScore s;
+  for (const auto& [key, entry] : gold->items()) {
+    if (!entry.is_object())
+      return Status(Code::kCorrupt, gold_path + ": entry \"" + key + "\" is not an object");
+    SnippetPage page;
+    auto file = entry.find("file");
+    page.id = gold_key(file != entry.end() && file->is_string() ? file->get<std::string>() : key);
+    auto it = predictions->find(page.id);
+    page.predicted = it != predictions->end();
+    const std::string text = page.predicted ? collapse_white_space(it->second) : std::string();
+    for (const std::string& w : snippets(entry, "with")) {
+      ++page.with_total;
+      page.with_found += text.find(w) != std::string::npos;
+    }
+    for (const std::string& w : snippets(entry, "without")) {
+      ++page.without_total;
+      page.without_found += text.find(w) != std::string::npos;
+    }
+    s.tp += page.with_found;
+    s.fn += page.with_total - page.with_found;
+    s.fp += page.without_found;
+    s.tn += page.without_total - page.without_found;
+    s.missing += !page.predicted;
+    s.per_page.push_back(std::move(page));
+  }
+  s.pages = s.per_page.size();
+  s.precision = s.tp + s.fp > 0 ? static_cast<double>(s.tp) / static_cast<double>(s.tp + s.fp) : 0.0;
+  s.recall = s.tp + s.fn > 0 ? static_cast<double>(s.tp) / static_cast<double>(s.tp + s.fn) : 0.0;
+  s.f1 = s.precision + s.recall > 0 ? 2 * s.precision * s.recall / (s.precision + s.recall) : 0.0;
+  return s;
 }
 
 }  // namespace husk

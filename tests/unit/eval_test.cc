@@ -48,5 +48,33 @@ TEST(Shingles, GoldKeysFromFileIds) {
   EXPECT_EQ(gold_key("urn:uuid:1"), "urn:uuid:1");
 }
 
+// The snippet score pools snippets over pages, collapses white space (a
+// no-break space included) and counts a page with no prediction as empty.
+TEST(Snippets, PooledOverPagesAfterCollapsingWhiteSpace) {
+  test::TempDir dir;
+  test::write_file(dir.file("gold.json"), R"({
+    "hard::a": {"file": "a.html", "with": ["keep  this", "and this"], "without": ["menu"]},
+    "b": {"file": "b.html", "with": ["body text"], "without": ["footer", "related"]},
+    "c": {"file": "c.html", "with": ["never seen"], "without": []}})");
+  test::write_file(dir.file("pred.jsonl"),
+                   "{\"id\": \"html/a.html.gz\", \"text\": \"keep\\nthis and\u00a0this menu\"}\n"
+                   "{\"id\": \"b.html\", \"text\": \"body  text footer\"}\n");
+  ASSERT_TRUE(is_snippet_gold(dir.file("gold.json")));
+  Result<SnippetScore> s = evaluate_snippets(dir.file("gold.json"), dir.file("pred.jsonl"));
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  EXPECT_EQ(s->pages, 3u);
+  EXPECT_EQ(s->missing, 1u);
+  EXPECT_EQ(s->tp, 3u);  // keep this, and this, body text
+  EXPECT_EQ(s->fn, 1u);  // never seen
+  EXPECT_EQ(s->fp, 2u);  // menu, footer
+  EXPECT_EQ(s->tn, 1u);  // related
+  EXPECT_DOUBLE_EQ(s->precision, 3.0 / 5.0);
+  EXPECT_DOUBLE_EQ(s->recall, 3.0 / 4.0);
+  EXPECT_DOUBLE_EQ(s->f1, 2 * 0.6 * 0.75 / 1.35);
+  // The article-extraction-benchmark layout is not a snippet set.
+  test::write_file(dir.file("aeb.json"), R"({"x": {"articleBody": "text"}})");
+  EXPECT_FALSE(is_snippet_gold(dir.file("aeb.json")));
+}
+
 }  // namespace
 }  // namespace husk
