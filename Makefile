@@ -14,13 +14,14 @@ DATASETS ?= ../shared/datasets
 # template tests and benchmark run on; git-doc and apache2-doc are sites the
 # template rules were never tuned on, checked the same way; wget is the real
 # crawler the service test uses as its client; time (/usr/bin/time) measures
-# peak memory in the template-alignment test.
+# peak memory in the template-alignment test; curl is the client of the
+# service examples and their test.
 APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev \
   libssl-dev libxxhash-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
   libxgboost-dev libcld2-dev libgtest-dev libgmock-dev libbenchmark-dev \
   pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin \
-  python3.11-doc postgresql-doc-15 git-doc apache2-doc wget time
+  python3.11-doc postgresql-doc-15 git-doc apache2-doc wget time curl
 
 .PHONY: all deps build demo test bench bench-scale load fuzz clean python
 
@@ -107,7 +108,7 @@ fuzz: deps
 	CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHUSK_BUILD_FUZZ=ON \
 	  -DHUSK_BUILD_TESTS=OFF -DHUSK_BUILD_BENCH=OFF -DHUSK_BUILD_PYTHON=OFF
 	cmake --build build-fuzz -j$(JOBS) --target fuzz_extract fuzz_warc fuzz_records fuzz_config fuzz_metadata
-	@echo "run, e.g.: mkdir -p /tmp/husk-corpus && build-fuzz/tests/fuzz/fuzz_extract -max_total_time=600 /tmp/husk-corpus fixtures/demo fixtures/fuzz"
+	@echo "run, e.g.: mkdir -p /tmp/husk-corpus && build-fuzz/tests/fuzz/fuzz_extract -max_total_time=600 /tmp/husk-corpus fixtures/fuzz-corpus fixtures/demo fixtures/fuzz"
 	@echo "targets: fuzz_extract fuzz_warc fuzz_records fuzz_config fuzz_metadata (tests/fuzz/CMakeLists.txt names their seeds)"
 
 clean:

@@ -81,7 +81,10 @@ struct IndexOptions {
   // Open an existing index with the settings it was written with instead
   // of the ones above (husk db's maintenance reads any index).
   bool adopt_settings = false;
-  std::size_t map_size = std::size_t(8) << 30;  // LMDB address space (8 GiB, used as written)
+  // The most the index may hold (8 GiB). The file grows as pages are
+  // written; past this, adds are refused with Code::kLimit (husk serve:
+  // 507) while deletions go on in a reserve mapped beyond it.
+  std::size_t map_size = std::size_t(8) << 30;
   // A commit reaches the operating system before its pages are
   // acknowledged, so a killed process loses nothing. `fsync_each_commit`
   // also waits for the disk (a power cut loses nothing either) at the
@@ -116,6 +119,8 @@ struct IndexStats {
   uint64_t band_postings = 0;
   uint64_t simhash_postings = 0;
   uint64_t bytes_on_disk = 0;
+  uint64_t used_bytes = 0;   // held by the index's data (pages written less pages freed)
+  uint64_t limit_bytes = 0;  // IndexOptions::map_size: adds are refused at this
 };
 
 class Index {

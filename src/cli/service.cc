@@ -33,23 +33,31 @@ struct Stack {
 // index's simhash arm searches candidates too; without one simhash is off
 // (it collapses texts dominated by one token), and the minhash bands alone
 // find candidates. Either way the shingle sketches' Jaccard decides.
-Result<Stack> open_stack(const std::string& db, bool fsync_each_commit = false, const std::string& templates = "",
-                         const std::string& idf = "") {
+struct StackOptions {
+  std::string db;
+  bool fsync = false;     // flush to disk before each acknowledgement
+  std::string templates;  // a template store to extract known sites with
+  std::string idf;        // collection statistics: simhash candidates too
+  std::size_t map_size_mib = IndexOptions{}.map_size >> 20;  // the index's limit
+};
+
+Result<Stack> open_stack(const StackOptions& o) {
   ProcessorOptions options;
   options.sign = true;
-  if (!idf.empty()) {
-    Result<CollectionStats> stats = load_collection_stats(idf);
+  if (!o.idf.empty()) {
+    Result<CollectionStats> stats = load_collection_stats(o.idf);
     if (!stats.ok()) return stats.status();
     options.stats = std::make_shared<const CollectionStats>(std::move(*stats));
   }
-  if (!templates.empty()) {
-    auto store = TemplateStore::open(templates);
+  if (!o.templates.empty()) {
+    auto store = TemplateStore::open(o.templates);
     if (!store.ok()) return store.status();
     options.templates = std::move(*store);
   }
   IndexOptions index_options;
-  index_options.dir = db;
-  index_options.fsync_each_commit = fsync_each_commit;
+  index_options.dir = o.db;
+  index_options.fsync_each_commit = o.fsync;
+  index_options.map_size = o.map_size_mib << 20;
   index_options.minhash_permutations = options.signing.minhash_permutations;
   index_options.sketch = options.signing.minhash_sketch;
   index_options.simhash = options.stats != nullptr;
@@ -66,13 +74,12 @@ Result<Stack> open_stack(const std::string& db, bool fsync_each_commit = false, 
 // ---- husk hook ----
 
 struct HookArgs {
-  std::string db;
-  std::string idf;
+  StackOptions stack;
   bool text = true;
 };
 
 int run_hook(const HookArgs& args) {
-  Result<Stack> stack = open_stack(args.db, false, "", args.idf);
+  Result<Stack> stack = open_stack(args.stack);
   if (!stack.ok()) return fail("hook", stack.status().message(), 1);
   Service service(*stack->processor, *stack->index);
   std::ios::sync_with_stdio(false);
@@ -96,15 +103,12 @@ int run_hook(const HookArgs& args) {
 // ---- husk serve ----
 
 struct ServeArgs {
+  StackOptions stack;
   std::string listen = "127.0.0.1:8080";
-  std::string db;
   std::size_t max_body = 64u << 20;  // the page limit of husk extract
   std::size_t max_inflight = 64;     // concurrent requests before 503
   unsigned threads = 0;              // HTTP worker threads (0: 2 per core)
   int read_timeout_s = 10;           // a body slower than this is cut (slow loris)
-  bool fsync = false;                // flush to disk before each acknowledgement
-  std::string templates;             // a template store to extract known sites with
-  std::string idf;                   // collection statistics: simhash candidates too
 };
 
 httplib::Server* g_server = nullptr;
@@ -124,7 +128,7 @@ ServiceRequest request_of(const httplib::Request& req) {
 }
 
 int run_serve(const ServeArgs& args) {
-  Result<Stack> stack = open_stack(args.db, args.fsync, args.templates, args.idf);
+  Result<Stack> stack = open_stack(args.stack);
   if (!stack.ok()) return fail("serve", stack.status().message(), 1);
   std::size_t colon = args.listen.rfind(':');
   int port = 0;
@@ -202,7 +206,7 @@ int run_serve(const ServeArgs& args) {
   // the service's end.
   signal(SIGPIPE, SIG_IGN);
   if (!server.bind_to_port(host, port)) return fail("serve", "cannot listen on " + args.listen, 1);
-  std::fprintf(stderr, "husk serve: listening on %s, index %s\n", args.listen.c_str(), args.db.c_str());
+  std::fprintf(stderr, "husk serve: listening on %s, index %s\n", args.listen.c_str(), args.stack.db.c_str());
   server.listen_after_bind();
   // stop() lets in-flight requests finish; the Index's destructor drains
   // the writer, so every acknowledged page is committed before exit.
@@ -235,7 +239,8 @@ int run_db(const DbArgs& args) {
     IndexStats s = index.stats();
     nlohmann::ordered_json j{{"pages", s.pages},           {"clusters", s.clusters},
                              {"duplicates", s.duplicates}, {"band_postings", s.band_postings},
-                             {"simhash_postings", s.simhash_postings}, {"bytes_on_disk", s.bytes_on_disk}};
+                             {"simhash_postings", s.simhash_postings}, {"bytes_on_disk", s.bytes_on_disk},
+                             {"used_bytes", s.used_bytes}};
     std::printf("%s\n", j.dump(1).c_str());
     return 0;
   }
@@ -259,10 +264,20 @@ int run_db(const DbArgs& args) {
 
 }  // namespace
 
-// The --idf option of the hook and the service.
-constexpr const char* kIdfHelp =
-    "Collection statistics (husk idf build): pages are signed with them and simhash\n"
-    "finds candidates beside the minhash bands; the sketches' Jaccard decides either way";
+// The options the hook and the service share: the index and how pages
+// are signed for it.
+void add_stack_options(CLI::App* cmd, StackOptions& o) {
+  cmd->add_option("--db", o.db, "Index directory (LMDB)")->required();
+  cmd->add_option("--idf", o.idf,
+                  "Collection statistics (husk idf build): pages are signed with them and simhash\n"
+                  "finds candidates beside the minhash bands; the sketches' Jaccard decides either way")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--map-size", o.map_size_mib,
+                  "The most the index may hold, in MiB; its file grows as pages arrive. When it is full a new\n"
+                  "page is refused (serve: 507, hook: an error line) and deletions still go through")
+      ->check(CLI::Range(std::size_t(1), std::size_t(1) << 30))
+      ->capture_default_str();
+}
 
 Command add_hook_command(CLI::App& app) {
   auto args = std::make_shared<HookArgs>();
@@ -271,9 +286,8 @@ Command add_hook_command(CLI::App& app) {
       "The post-fetch hook over a pipe: {\"url\", \"html\"} JSON lines on stdin, one\n"
       "result line each on stdout (clean text, signatures, duplicate_of, cluster),\n"
       "indexed in --db before it is written.");
-  cmd->add_option("--db", args->db, "Index directory (LMDB)")->required();
+  add_stack_options(cmd, args->stack);
   cmd->add_flag("!--no-text", args->text, "Leave the text out of the results");
-  cmd->add_option("--idf", args->idf, kIdfHelp)->check(CLI::ExistingFile);
   return {cmd, [args] { return run_hook(*args); }};
 }
 
@@ -286,15 +300,14 @@ Command add_serve_command(CLI::App& app) {
       "GET /v1/clusters/ID, GET /healthz, GET /metrics. SIGTERM finishes in-flight\n"
       "requests and commits before exiting.");
   cmd->add_option("--listen", args->listen, "ADDRESS:PORT")->capture_default_str();
-  cmd->add_option("--db", args->db, "Index directory (LMDB)")->required();
+  add_stack_options(cmd, args->stack);
   cmd->add_option("--max-body", args->max_body, "Largest request body in bytes (413 beyond)")->capture_default_str();
   cmd->add_option("--max-inflight", args->max_inflight, "Concurrent requests before 503")->capture_default_str();
   cmd->add_option("--threads", args->threads, "HTTP worker threads (0: two per core)")->capture_default_str();
   cmd->add_option("--read-timeout", args->read_timeout_s, "Seconds a request may take to arrive")->capture_default_str();
-  cmd->add_option("--idf", args->idf, kIdfHelp)->check(CLI::ExistingFile);
-  cmd->add_option("--templates", args->templates,
+  cmd->add_option("--templates", args->stack.templates,
                   "Template store of husk extract --extractor template --state DIR: known sites use their template");
-  cmd->add_flag("--fsync", args->fsync,
+  cmd->add_flag("--fsync", args->stack.fsync,
                 "Flush each commit to disk before acknowledging (survives power loss; default: survives a killed process, "
                 "flushed every second)");
   return {cmd, [args] { return run_serve(*args); }};

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -30,6 +31,12 @@
 namespace husk {
 
 namespace {
+
+// What LMDB maps beyond IndexOptions::map_size: room for deletions and
+// cluster updates once adds are refused (a deletion copies the B-tree
+// pages it changes before freeing any), an eighth of the limit and at
+// least 8 MiB. Mapped address space costs nothing until written.
+std::size_t map_reserve(std::size_t map_size) { return std::max<std::size_t>(map_size / 8, std::size_t(8) << 20); }
 
 // The layout of the stored keys and values; an index written with another
 // is refused. 3: the minhash table's value carries the page's language and
@@ -497,26 +504,106 @@ struct Index::Impl {
     }
   };
 
+  // The bytes the index holds: the pages up to the highest one written,
+  // less those on LMDB's free list (freed by deletions, reused by later
+  // writes). The free list is read only when the first figure is over the
+  // limit, which is rare.
+  uint64_t used_bytes(MDB_txn* txn) {
+    MDB_envinfo info{};
+    MDB_stat stat{};
+    if (mdb_env_info(env, &info) != 0 || mdb_env_stat(env, &stat) != 0) return 0;
+    const uint64_t written = (static_cast<uint64_t>(info.me_last_pgno) + 1) * stat.ms_psize;
+    if (written < options.map_size) return written;
+    uint64_t free_pages = 0;
+    MDB_cursor* cursor = nullptr;
+    if (mdb_cursor_open(txn, 0, &cursor) == 0) {  // LMDB's free list is table 0
+      MDB_val k{}, v{};
+      for (int rc = mdb_cursor_get(cursor, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT))
+        if (v.mv_size >= sizeof(std::size_t)) {
+          std::size_t n = 0;
+          std::memcpy(&n, v.mv_data, sizeof n);  // each record: a count, then that many page numbers
+          free_pages += n;
+        }
+      mdb_cursor_close(cursor);
+    }
+    const uint64_t free_bytes = free_pages * stat.ms_psize;
+    return written > free_bytes ? written - free_bytes : 0;
+  }
+
+  static Status full_error(std::size_t limit) {
+    return Status(Code::kLimit, "the index is full (its limit is " + std::to_string(limit >> 20) +
+                                    " MiB: husk serve --map-size); the page is not indexed");
+  }
+
   // One transaction for every job waiting; each job learns its outcome.
+  // When the index is full, adds are refused (Code::kLimit) and removals
+  // still go through, in the reserve LMDB maps beyond the limit. When a
+  // group does not fit, it is written again one page at a time, each in a
+  // nested transaction: the pages that do not fit fail alone.
   void commit(std::vector<Job*>& jobs) {
+    int rc = commit(jobs, /*each_alone=*/false);
+    if (rc == MDB_MAP_FULL) rc = commit(jobs, /*each_alone=*/true);
+  }
+
+  int commit(std::vector<Job*>& jobs, bool each_alone) {
+    bool full = false;
+    {
+      ReadTxn r(env);  // read as stats() reads it, before the write begins
+      full = r.rc == 0 && used_bytes(r.txn) >= options.map_size;
+    }
     WriteTxn w;
     int rc = mdb_txn_begin(env, nullptr, 0, &w.txn);
     Txn txn(w.txn);
     txn.fail(rc);
+    // Runs `write` in a transaction nested in the group's, kept when it
+    // succeeds; false when it did not fit.
+    auto alone = [&](const std::function<void(Txn&)>& write) {
+      MDB_txn* child = nullptr;
+      int crc = mdb_txn_begin(env, w.txn, 0, &child);
+      if (crc != 0) {
+        txn.fail(crc);
+        return false;
+      }
+      Txn nested(child);
+      write(nested);
+      crc = nested.rc();
+      if (crc == 0) {
+        crc = mdb_txn_commit(child);  // frees the child, committed or not
+      } else {
+        mdb_txn_abort(child);
+      }
+      if (crc != 0 && crc != MDB_MAP_FULL) txn.fail(crc);
+      return crc == 0;
+    };
     std::vector<std::vector<Result<Verdict>>> added(jobs.size());
     std::vector<Result<bool>> removed(jobs.size(), Result<bool>(false));
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       if (auto* pages = std::get_if<std::vector<const PageResult*>>(&jobs[j]->work)) {
         for (const PageResult* page : *pages) {
           Status why = indexable(*page);
-          added[j].push_back(why.ok() ? Result<Verdict>(index(txn, *page)) : Result<Verdict>(why));
+          if (why.ok() && full) why = full_error(options.map_size);
+          if (!why.ok()) {
+            added[j].push_back(why);
+          } else if (!each_alone) {
+            added[j].push_back(index(txn, *page));
+          } else {
+            Verdict verdict;
+            added[j].push_back(alone([&](Txn& t) { verdict = index(t, *page); }) ? Result<Verdict>(verdict)
+                                                                                : full_error(options.map_size));
+          }
         }
-      } else {
+      } else if (!each_alone) {
         removed[j] = unindex(txn, std::get<Removal>(jobs[j]->work).id);
+      } else {
+        bool gone = false;
+        removed[j] = alone([&](Txn& t) { gone = unindex(t, std::get<Removal>(jobs[j]->work).id); })
+                         ? Result<bool>(gone)
+                         : Result<bool>(full_error(options.map_size));
       }
     }
     rc = txn.rc();
     if (rc == 0) rc = w.commit();
+    if (rc == MDB_MAP_FULL && !each_alone) return rc;  // written again one page at a time
     Status failed = rc == 0 ? Status() : lmdb_error(rc, "index write failed");
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       if (std::holds_alternative<Removal>(jobs[j]->work)) {
@@ -528,6 +615,7 @@ struct Index::Impl {
           if (r.ok()) r = failed;
       jobs[j]->added.set_value(std::move(added[j]));
     }
+    return rc;
   }
 
   void write_loop() {
@@ -622,7 +710,7 @@ Result<std::unique_ptr<Index>> Index::open(const IndexOptions& options) {
   if (ec) return Status(Code::kIo, options.dir + ": " + ec.message());
   int rc = mdb_env_create(&impl->env);
   if (rc == 0) rc = mdb_env_set_maxdbs(impl->env, 16);
-  if (rc == 0) rc = mdb_env_set_mapsize(impl->env, options.map_size);
+  if (rc == 0) rc = mdb_env_set_mapsize(impl->env, options.map_size + map_reserve(options.map_size));
   if (rc == 0) rc = mdb_env_open(impl->env, options.dir.c_str(), options.fsync_each_commit ? 0 : MDB_NOSYNC, 0664);
   if (rc != 0) return lmdb_error(rc, options.dir + ": cannot open the index");
   MDB_txn* txn = nullptr;
@@ -737,6 +825,8 @@ IndexStats Index::stats() const {
   if (mdb_stat(r.txn, impl_->simhash, &st) == 0) s.simhash_postings = st.ms_entries;
   std::error_code ec;
   s.bytes_on_disk = std::filesystem::file_size(std::filesystem::path(impl_->options.dir) / "data.mdb", ec);
+  s.used_bytes = impl_->used_bytes(r.txn);
+  s.limit_bytes = impl_->options.map_size;
   return s;
 }
 

@@ -6,6 +6,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "base/text_util.h"
 #include "format/record.h"
 #include "sign/signature_json.h"
 
@@ -151,20 +152,28 @@ ServiceResponse Service::route(const ServiceRequest& r, std::string& endpoint) {
   const bool with_text = query("text") != "0";
   if (r.method == "POST" && r.path == "/v1/pages") {
     endpoint = "pages";
-    std::string type = header(r, "content-type");
+    // Media types are case-insensitive (RFC 9110, section 8.3.1); the
+    // charset parameter keeps its case for the decoder.
+    const std::string type = header(r, "content-type");
+    const std::string media = ascii_lower(trim(type.substr(0, type.find(';'))));
     if (r.body.empty()) return fail(400, "empty", "empty body: post a page's HTML or {\"url\", \"html\"}");
     RawPage page;
-    if (starts_with(type, "application/json")) {
+    // A type that names no format (curl's default for --data-binary is
+    // application/x-www-form-urlencoded; plain text and octet streams are
+    // what tools send when they do not know) is sniffed: the body is the
+    // page's HTML unless it is binary.
+    const bool generic = media.empty() || media == "application/x-www-form-urlencoded" ||
+                         media == "application/octet-stream" || media == "text/plain";
+    if (media == "application/json") {
       Result<RawPage> parsed = page_from_json(r.body);
       if (!parsed.ok())
         return fail(400, "bad_json", "malformed JSON: " + parsed.status().message() + "; expected {\"url\": ..., \"html\": ...}");
       page = std::move(*parsed);
-    } else if (type.empty() || starts_with(type, "text/html") || starts_with(type, "application/xhtml") ||
-               starts_with(type, "text/plain") || starts_with(type, "application/octet-stream")) {
+    } else if (generic || media == "text/html" || media == "application/xhtml+xml") {
       if (looks_binary(r.body)) return fail(415, "binary", "the body is binary, not HTML");
       page.url = header(r, "x-url");
       page.bytes = r.body;
-      page.content_type = type;
+      if (!generic) page.content_type = type;
     } else {
       return fail(415, "content_type", "unsupported Content-Type " + type + ": send text/html or application/json");
     }
@@ -176,10 +185,12 @@ ServiceResponse Service::route(const ServiceRequest& r, std::string& endpoint) {
       status = 422;
     } else if (!posted.verdict.ok() && posted.page.signatures) {
       // A page the index refuses (an id too long) is the client's error;
-      // any other failure to index is the server's.
-      const bool refused = posted.verdict.status().code() == Code::kInvalidArgument;
-      count_error(refused ? "page" : "io");
-      status = refused ? 422 : 500;
+      // a full index is 507 Insufficient Storage (RFC 4918, section
+      // 11.5); any other failure to index is the server's.
+      const Code code = posted.verdict.status().code();
+      const bool refused = code == Code::kInvalidArgument;
+      count_error(refused ? "page" : code == Code::kLimit ? "full" : "io");
+      status = refused ? 422 : code == Code::kLimit ? 507 : 500;
     }
     return ServiceResponse{status, "application/json", answer_json(posted, with_text)};
   }
@@ -222,7 +233,9 @@ ServiceResponse Service::route(const ServiceRequest& r, std::string& endpoint) {
     if (r.method == "DELETE") {
       endpoint = "delete";
       Result<bool> removed = index_.remove(*id);
-      if (!removed.ok()) return fail(500, "io", removed.status().message());
+      if (!removed.ok())
+        return removed.status().code() == Code::kLimit ? fail(507, "full", removed.status().message())
+                                                       : fail(500, "io", removed.status().message());
       if (!*removed) return fail(404, "not_found", "no page " + *id);
       return ServiceResponse{200, "application/json", nlohmann::json({{"deleted", *id}}).dump()};
     }
@@ -235,7 +248,13 @@ ServiceResponse Service::route(const ServiceRequest& r, std::string& endpoint) {
   }
   if (r.method == "GET" && r.path == "/healthz") {
     endpoint = "healthz";
-    return ServiceResponse{200, "application/json", "{\"status\":\"ok\"}"};
+    // A full index still answers and deletes, so the service is alive;
+    // the status says that it takes no more pages.
+    IndexStats s = index_.stats();
+    const bool full = s.used_bytes >= s.limit_bytes;
+    nlohmann::ordered_json j = {{"status", full ? "full" : "ok"}, {"used_bytes", s.used_bytes},
+                                {"limit_bytes", s.limit_bytes}};
+    return ServiceResponse{200, "application/json", j.dump()};
   }
   if (r.method == "GET" && r.path == "/metrics") {
     endpoint = "metrics";
@@ -267,6 +286,8 @@ std::string Service::metrics_text() {
   out += "# TYPE husk_pages_indexed gauge\nhusk_pages_indexed " + std::to_string(s.pages) + "\n";
   out += "# TYPE husk_clusters gauge\nhusk_clusters " + std::to_string(s.clusters) + "\n";
   out += "# TYPE husk_duplicates_found gauge\nhusk_duplicates_found " + std::to_string(s.duplicates) + "\n";
+  out += "# TYPE husk_index_used_bytes gauge\nhusk_index_used_bytes " + std::to_string(s.used_bytes) + "\n";
+  out += "# TYPE husk_index_limit_bytes gauge\nhusk_index_limit_bytes " + std::to_string(s.limit_bytes) + "\n";
   // The decision rule, as an info metric: which candidates are searched,
   // the measure that decides and its threshold.
   const IndexOptions& o = index_.options();

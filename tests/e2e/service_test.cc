@@ -156,6 +156,40 @@ TEST(Service, PagesClustersAndMetrics) {
   EXPECT_EQ(v.exit_code, 0) << v.out;
 }
 
+// Clients send media types in any case and, when they do not know better,
+// generic ones: curl --data-binary says application/x-www-form-urlencoded.
+TEST(Service, AcceptsWhatClientsSend) {
+  test::TempDir dir;
+  Server s(dir.file("db"));
+  ASSERT_TRUE(s.up());
+  auto c = s.client();
+  int n = 10;
+  for (const char* type : {"TEXT/HTML; charset=UTF-8", "Text/Html", "application/x-www-form-urlencoded",
+                           "application/octet-stream", "text/plain", "APPLICATION/XHTML+XML"}) {
+    auto r = c.Post("/v1/pages", {{"X-Url", "https://site.example/" + std::to_string(n)}}, page(n), type);
+    ASSERT_TRUE(r) << type;
+    EXPECT_EQ(r->status, 200) << type << ": " << r->body;
+    EXPECT_NE(nlohmann::json::parse(r->body)["text"].get<std::string>().find("harbour"), std::string::npos) << type;
+    ++n;
+  }
+  auto json = c.Post("/v1/pages", nlohmann::json({{"url", "https://site.example/j"}, {"html", page(n)}}).dump(),
+                     "Application/JSON");
+  ASSERT_TRUE(json);
+  EXPECT_EQ(json->status, 200) << json->body;
+  // curl as users type it, with its default type.
+  test::write_file(dir.file("page.html"), page(40));
+  test::CommandResult curl = test::run_command(
+      "curl -s -w '\\n%{http_code}' --data-binary @" + dir.file("page.html") + " -H 'X-Url: https://site.example/c' " +
+      "http://127.0.0.1:" + std::to_string(s.port()) + "/v1/pages");
+  if (curl.exit_code == 127) {
+    test::missing("curl");
+    GTEST_SKIP() << "no curl";
+  }
+  ASSERT_EQ(curl.exit_code, 0);
+  EXPECT_EQ(curl.out.substr(curl.out.rfind('\n') + 1), "200") << curl.out;
+  EXPECT_NE(curl.out.find("\"url\":\"https://site.example/c\""), std::string::npos) << curl.out;
+}
+
 TEST(Service, BadInputGetsJsonErrorsAndIndexesNothing) {
   // The service answers an over-long body with 413 without reading it and
   // closes: this client may still be writing into the closed socket.

@@ -294,6 +294,67 @@ TEST(Index, ALongIdFailsOnlyItsOwnPage) {
   EXPECT_TRUE(index->verify().empty());
 }
 
+// A full index: the page that does not fit fails alone (Code::kLimit, the
+// service's 507), its group's other pages are committed; once the limit is
+// reached adds are refused and deletions still go through; everything
+// acknowledged is there after a reopen and verify is clean.
+TEST(Index, AFullIndexRefusesOnlyThePagesThatDoNotFit) {
+  test::TempDir dir;
+  Result<Processor> processor = signing_processor();
+  ASSERT_TRUE(processor.ok());
+  auto page = [&](int n) {
+    std::string words;
+    for (int w = 0; w < 80; ++w) words += test::token("w", n * 1000 + w) + " ";
+    return processor->process("https://full.example/" + std::to_string(n),
+                              "<html><body><article><p>" + words + "</p></article></body></html>");
+  };
+  IndexOptions options;
+  options.dir = dir.file("db");
+  options.map_size = std::size_t(1) << 20;
+  std::set<std::string> kept;
+  {
+    auto opened = Index::open(options);
+    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+    Index& index = **opened;
+    std::vector<PageResult> group{page(0), page(1), page(2)};
+    group[1].text = std::string(std::size_t(12) << 20, 'x');  // larger than the whole map
+    std::vector<Result<Verdict>> verdicts = index.add({&group[0], &group[1], &group[2]});
+    ASSERT_EQ(verdicts.size(), 3u);
+    EXPECT_TRUE(verdicts[0].ok()) << verdicts[0].status().to_string();
+    ASSERT_FALSE(verdicts[1].ok());
+    EXPECT_EQ(verdicts[1].status().code(), Code::kLimit) << verdicts[1].status().to_string();
+    EXPECT_TRUE(verdicts[2].ok()) << verdicts[2].status().to_string();
+    kept = {group[0].id, group[2].id};
+    // Small pages until the limit refuses one.
+    bool refused = false;
+    for (int n = 3; n < 5000 && !refused; ++n) {
+      PageResult p = page(n);
+      std::vector<Result<Verdict>> v = index.add({&p});
+      if (v[0].ok()) {
+        kept.insert(p.id);
+      } else {
+        EXPECT_EQ(v[0].status().code(), Code::kLimit) << v[0].status().to_string();
+        refused = true;
+      }
+    }
+    ASSERT_TRUE(refused);
+    EXPECT_GE(index.stats().used_bytes, options.map_size);
+    // Deletions go through, in the reserve.
+    for (int d = 0; d < 3; ++d) {
+      const std::string id = *kept.begin();
+      Result<bool> removed = index.remove(id);
+      ASSERT_TRUE(removed.ok()) << removed.status().to_string();
+      EXPECT_TRUE(*removed);
+      kept.erase(id);
+    }
+  }
+  auto reopened = Index::open(options);
+  ASSERT_TRUE(reopened.ok()) << reopened.status().to_string();
+  EXPECT_EQ((*reopened)->stats().pages, kept.size());
+  for (const std::string& id : kept) EXPECT_TRUE((*reopened)->get(id).has_value()) << id;
+  EXPECT_TRUE((*reopened)->verify().empty());
+}
+
 // svc-repost-cluster-drift.sh: a main page re-posted with new content kept
 // its old cluster (with the pages that duplicate its old content) and the
 // cluster counter drifted from the table. Now the old cluster passes to its
