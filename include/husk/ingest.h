@@ -66,4 +66,10 @@ using PageSink = std::function<bool(RawPage&&)>;
 
 IngestStats ingest(const std::vector<std::string>& inputs, const IngestOptions& options, const PageSink& sink);
 
+// How many pages the inputs hold when that is known without reading them:
+// HTML files and directories holding only HTML files, one page each. 0 when
+// any input is stdin, a WARC or JSONL file, or a file sniffed when read.
+// Walks the directories a second time; for progress reports.
+std::size_t count_pages(const std::vector<std::string>& inputs);
+
 }  // namespace husk

@@ -90,4 +90,8 @@ Language identify_language(std::string_view text, std::string_view html_lang = {
 // "zh-Hant" -> "zh".
 std::string primary_language(std::string_view tag);
 
+// Whether `code` (a primary subtag as primary_language writes it) is a
+// language CLD2 can identify: the codes --languages accepts.
+bool is_known_language(std::string_view code);
+
 }  // namespace husk

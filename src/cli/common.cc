@@ -1,5 +1,7 @@
 #include "cli/common.h"
 
+#include "base/text_util.h"
+
 namespace husk::cli {
 
 int fail(const char* command, const std::string& message, int code) {
@@ -25,6 +27,14 @@ std::vector<std::string> split_list(const std::string& text) {
     pos = comma + 1;
   }
   return out;
+}
+
+std::string not_records(std::string_view first_line) {
+  std::string_view t = trim(first_line);
+  if (t.substr(0, 3) == "\xEF\xBB\xBF") t.remove_prefix(3);  // a byte order mark
+  if (starts_with_ci(t, "WARC/")) return "this is a WARC file, not husk extract's records: run husk extract first";
+  if (!t.empty() && t.front() == '<') return "this is HTML, not husk extract's records: run husk extract first";
+  return {};
 }
 
 std::vector<Document> analyze_all(const std::vector<std::string>& inputs, const IngestOptions& ingest_options,

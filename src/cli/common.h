@@ -40,9 +40,14 @@ std::vector<std::string> split_list(const std::string& text);
 std::vector<Document> analyze_all(const std::vector<std::string>& inputs, const IngestOptions& ingest_options,
                                   const Processor& processor, unsigned jobs, bool keep_dom, IngestStats& stats);
 
+// Why a line that opens an input of records is not one: pages (HTML or
+// WARC) where husk extract's records belong. Empty when it may be a record.
+std::string not_records(std::string_view first_line);
+
 // Each input line once, in order, on `jobs` threads; a line's result is
-// handed on with the line. Inputs that cannot be read are reported and
-// the others go on.
+// handed on with the line. Inputs that cannot be read, or that hold pages
+// rather than records (said once, not once per line), are reported and the
+// others go on.
 template <typename Out>
 std::vector<Status> over_lines(const std::vector<std::string>& inputs, unsigned jobs,
                                const std::function<Out(const Line&)>& work,
@@ -50,11 +55,16 @@ std::vector<Status> over_lines(const std::vector<std::string>& inputs, unsigned 
   OrderedBatches<Line, Out> batches(OrderedBatches<Line, Out>::resolve_jobs(jobs), work, emit);
   std::vector<Status> errors;
   for (const std::string& input : inputs) {
+    std::string pages;
+    bool first = true;
     Status st = for_each_line(input, [&](Line&& line) {
+      if (first && line.status.ok() && !(pages = not_records(line.text)).empty()) return false;
+      first = false;
       std::size_t size = line.text.size();
       batches.push(std::move(line), size);
       return true;
     });
+    if (!pages.empty()) st = Status(Code::kInvalidArgument, input + ": " + pages);
     if (!st.ok()) errors.push_back(std::move(st));
   }
   batches.finish();

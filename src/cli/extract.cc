@@ -62,7 +62,10 @@ std::string formatted(const PageResult& r, const std::string& format) {
 std::string to_text(const PageResult& r) {
   std::string out = "==> " + r.id + (r.url.empty() ? "" : " " + r.url) + " <==\n";
   if (!r.status.ok()) return out + "error: " + r.status.to_string() + "\n\n";
-  if (!r.title.empty()) out += r.title + "\n\n";
+  // The title once: not again when the text opens with it (the headline
+  // is often the first kept block).
+  const std::string_view first_line = std::string_view(r.text).substr(0, r.text.find('\n'));
+  if (!r.title.empty() && first_line != r.title) out += r.title + "\n\n";
   out += r.text;
   out += "\n\n";
   return out;
@@ -139,6 +142,9 @@ int run_extract(const ExtractArgs& args) {
   options.format.images = args.images;
   options.comments = args.comments;
   const std::vector<std::string> languages = language_list(args.languages);
+  for (const std::string& code : languages)
+    if (!is_known_language(code))
+      return fail("extract", "--languages: \"" + code + "\" is not a language code CLD2 identifies (ISO 639-1: en, de, zh...)", 2);
   if (!args.sites.empty()) {
     auto sites = SiteRules::load_dir(args.sites);
     if (!sites.ok()) return fail("extract", sites.status().message(), 2);
@@ -169,6 +175,7 @@ int run_extract(const ExtractArgs& args) {
   const bool trace = features.is_open();
 
   Progress progress("extract");
+  if (progress.enabled()) progress.set_total(count_pages(args.inputs));
   std::size_t done = 0, errors = 0, bytes = 0;
   auto emit = [&](const PageResult& r, const Trace* t) {
     const bool wanted = languages.empty() || !r.status.ok() ||
@@ -219,6 +226,12 @@ int run_extract(const ExtractArgs& args) {
   for (const Status& st : stats.input_errors) fail("extract", st.message(), 1);
   if (!output.out()) return fail("extract", "write failed", 1);
   if (stats.pages == 0 && !stats.input_errors.empty()) return 1;
+  if (stats.pages == 0 && stats.skipped == 0) {
+    std::string named;
+    for (const std::string& input : args.inputs) named += (named.empty() ? "" : ", ") + input;
+    return fail("extract", "no pages found in " + named +
+                               " (husk reads .html/.htm/.xhtml/.shtml, .warc and .jsonl files, any of them .gz)", 1);
+  }
   return 0;
 }
 

@@ -22,8 +22,17 @@ void Progress::update(std::size_t pages, std::size_t errors, std::size_t bytes) 
 void Progress::draw(std::size_t pages, std::size_t errors, std::size_t bytes) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (secs <= 0) secs = 1e-9;
-  std::fprintf(stderr, "\r%s: %zu pages, %zu errors, %.1f pages/s, %.1f MB/s\033[K", label_.c_str(), pages, errors,
-               static_cast<double>(pages) / secs, static_cast<double>(bytes) / 1e6 / secs);
+  const double rate = static_cast<double>(pages) / secs;
+  if (total_ > 0 && pages <= total_) {
+    const double left = rate > 0 ? static_cast<double>(total_ - pages) / rate : 0;
+    const auto whole = static_cast<long long>(left + 0.5);
+    std::fprintf(stderr, "\r%s: %zu/%zu pages (%.0f%%), %zu errors, %.1f pages/s, %lld:%02lld left\033[K",
+                 label_.c_str(), pages, total_, 100.0 * static_cast<double>(pages) / static_cast<double>(total_),
+                 errors, rate, whole / 60, whole % 60);
+  } else {
+    std::fprintf(stderr, "\r%s: %zu pages, %zu errors, %.1f pages/s, %.1f MB/s\033[K", label_.c_str(), pages,
+                 errors, rate, static_cast<double>(bytes) / 1e6 / secs);
+  }
   std::fflush(stderr);
   drawn_ = true;
 }

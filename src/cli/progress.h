@@ -1,5 +1,6 @@
 // A one-line progress report on stderr, redrawn at most twice a second,
-// only when stderr is a terminal (never in pipes, logs or CI).
+// only when stderr is a terminal (never in pipes, logs or CI): pages done
+// (of how many, when known), errors, rate and, with a total, time left.
 #pragma once
 
 #include <chrono>
@@ -12,6 +13,11 @@ class Progress {
  public:
   explicit Progress(std::string label);
   ~Progress();
+  // Whether anything is drawn (stderr is a terminal): a caller computes a
+  // total only then.
+  bool enabled() const { return enabled_; }
+  // The pages the run will see; 0 when unknown.
+  void set_total(std::size_t pages) { total_ = pages; }
   void update(std::size_t pages, std::size_t errors, std::size_t bytes);
   void finish();
 
@@ -20,6 +26,7 @@ class Progress {
   std::string label_;
   bool enabled_;
   bool drawn_ = false;
+  std::size_t total_ = 0;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_;
 };

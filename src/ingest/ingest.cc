@@ -41,6 +41,42 @@ Format sniff(GzReader& reader) {
   return Format::kHtml;
 }
 
+// Walks a directory tree (symbolic links to directories are not
+// followed) for the files ingest reads, sorted by relative path. A
+// subdirectory that cannot be read is reported in `errors` and the walk
+// goes on with the rest.
+std::vector<std::pair<std::string, fs::path>> page_files(const std::string& root, std::vector<Status>& errors) {
+  std::vector<std::pair<std::string, fs::path>> files;
+  std::vector<fs::path> pending{fs::path(root)};
+  while (!pending.empty()) {
+    fs::path dir = std::move(pending.back());
+    pending.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec), end;
+    if (ec) {
+      errors.emplace_back(Code::kIo, dir.string() + ": " + ec.message());
+      continue;
+    }
+    for (; it != end; it.increment(ec)) {
+      if (ec) {
+        errors.emplace_back(Code::kIo, dir.string() + ": " + ec.message());
+        break;
+      }
+      std::error_code kind_ec;
+      if (it->is_directory(kind_ec) && !it->is_symlink(kind_ec)) {
+        pending.push_back(it->path());
+        continue;
+      }
+      if (!it->is_regular_file(kind_ec)) continue;
+      std::string name = it->path().filename().string();
+      if (format_from_name(name) == Format::kOther) continue;
+      files.emplace_back(fs::relative(it->path(), root, kind_ec).generic_string(), it->path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 class Ingester {
  public:
   Ingester(const IngestOptions& options, const PageSink& sink) : options_(options), sink_(sink) {}
@@ -61,39 +97,9 @@ class Ingester {
   IngestStats& stats() { return stats_; }
 
  private:
-  // Walks a directory tree (symbolic links to directories are not
-  // followed). A subdirectory that cannot be read is reported as an input
-  // error and the walk goes on with the rest.
+  // A directory's page files, in order.
   bool directory(const std::string& root) {
-    std::vector<std::pair<std::string, fs::path>> files;
-    std::vector<fs::path> pending{fs::path(root)};
-    while (!pending.empty()) {
-      fs::path dir = std::move(pending.back());
-      pending.pop_back();
-      std::error_code ec;
-      fs::directory_iterator it(dir, ec), end;
-      if (ec) {
-        stats_.input_errors.emplace_back(Code::kIo, dir.string() + ": " + ec.message());
-        continue;
-      }
-      for (; it != end; it.increment(ec)) {
-        if (ec) {
-          stats_.input_errors.emplace_back(Code::kIo, dir.string() + ": " + ec.message());
-          break;
-        }
-        std::error_code kind_ec;
-        if (it->is_directory(kind_ec) && !it->is_symlink(kind_ec)) {
-          pending.push_back(it->path());
-          continue;
-        }
-        if (!it->is_regular_file(kind_ec)) continue;
-        std::string name = it->path().filename().string();
-        if (format_from_name(name) == Format::kOther) continue;
-        files.emplace_back(fs::relative(it->path(), root, kind_ec).generic_string(), it->path());
-      }
-    }
-    std::sort(files.begin(), files.end());
-    for (const auto& [rel, path] : files)
+    for (const auto& [rel, path] : page_files(root, stats_.input_errors))
       if (!file(path.string(), rel, format_from_name(rel))) return false;
     return true;
   }
@@ -190,6 +196,26 @@ IngestStats ingest(const std::vector<std::string>& inputs, const IngestOptions& 
   for (const std::string& input : inputs)
     if (!ingester.input(input)) break;
   return std::move(ingester.stats());
+}
+
+std::size_t count_pages(const std::vector<std::string>& inputs) {
+  std::size_t pages = 0;
+  for (const std::string& input : inputs) {
+    if (input == "-") return 0;
+    std::error_code ec;
+    if (fs::is_directory(input, ec)) {
+      std::vector<Status> ignored;
+      for (const auto& [rel, path] : page_files(input, ignored)) {
+        if (format_from_name(rel) != Format::kHtml) return 0;
+        ++pages;
+      }
+    } else if (format_from_name(input) == Format::kHtml) {
+      ++pages;
+    } else if (fs::exists(input, ec)) {
+      return 0;  // WARC, JSONL or a file sniffed when read
+    }
+  }
+  return pages;
 }
 
 }  // namespace husk

@@ -46,6 +46,15 @@ std::string primary_language(std::string_view tag) {
   return primary;
 }
 
+bool is_known_language(std::string_view code) {
+  if (code.size() < 2 || code.size() > 3) return false;
+  for (char c : code)
+    if (c < 'a' || c > 'z') return false;
+  std::string cld2 = code == "he" ? "iw" : code == "jv" ? "jw" : std::string(code);
+  const CLD2::Language lang = CLD2::GetLanguageFromName(cld2.c_str());
+  return lang != CLD2::UNKNOWN_LANGUAGE && lang != CLD2::TG_UNKNOWN_LANGUAGE && !cld2_code(lang).empty();
+}
+
 std::string_view language_probe(std::string_view text) {
   // identify_language looks at the byte after its cut for a character boundary.
   return text.substr(0, kMaxTextBytes + 1);

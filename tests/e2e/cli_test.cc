@@ -76,6 +76,44 @@ TEST(Cli, ExitCodes) {
   EXPECT_EQ(run_husk("extract " + dir.file("missing.html") + " " + dir.file("a.html") + " 2>/dev/null").exit_code, 0);
 }
 
+// Mistakes get one clear message and a failing exit code.
+TEST(Cli, MistakesGetOneClearMessage) {
+  TempDir dir;
+  std::filesystem::create_directory(dir.file("empty"));
+  test::CommandResult empty = run_husk("extract " + dir.file("empty") + " 2>&1");
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_NE(empty.out.find("no pages found in " + dir.file("empty")), std::string::npos) << empty.out;
+  write_file(dir.file("a.html"), article(1));
+  test::CommandResult language = run_husk("extract --languages en,xx " + dir.file("a.html") + " 2>&1");
+  EXPECT_EQ(language.exit_code, 2);
+  EXPECT_NE(language.out.find("\"xx\" is not a language code"), std::string::npos) << language.out;
+  EXPECT_EQ(run_husk("extract --languages en,DE,pt-BR,zh-Hant " + dir.file("a.html") + " 2>/dev/null").exit_code, 0);
+  // Pages where records belong: one message, not one per line, and exit 1.
+  std::string page;
+  for (int i = 0; i < 50; ++i) page += "<p>line " + std::to_string(i) + "</p>\n";
+  write_file(dir.file("page.html"), page);
+  for (const std::string& command : {std::string("sign"), "idf build -o " + dir.file("x.idf")}) {
+    test::CommandResult html = run_husk(command + " " + dir.file("page.html") + " 2>&1 >/dev/null");
+    EXPECT_EQ(html.exit_code, 1) << command;
+    const std::string said = "this is HTML, not husk extract's records: run husk extract first";
+    EXPECT_NE(html.out.find(said), std::string::npos) << html.out;
+    EXPECT_EQ(html.out.find(said), html.out.rfind(said)) << html.out;
+  }
+}
+
+// --format text names the title once, also when the text opens with it.
+TEST(Cli, TextFormatWritesTheTitleOnce) {
+  TempDir dir;
+  std::string body;
+  for (int i = 0; i < 60; ++i) body += "storyword" + std::to_string(i) + " ";
+  write_file(dir.file("a.html"), "<html><head><title>The Headline</title></head><body><article><h1>The Headline</h1><p>" +
+                                     body + "</p></article></body></html>");
+  test::CommandResult r = run_husk("extract --format text " + dir.file("a.html"));
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("The Headline"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("The Headline"), r.out.rfind("The Headline")) << r.out;
+}
+
 TEST(Cli, HelpForEveryCommand) {
   for (const char* cmd : {"--help", "extract --help", "sign --help", "idf --help", "idf build --help", "dedup --help",
                           "eval --help", "eval extract --help", "eval dedup --help"}) {
