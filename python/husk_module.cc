@@ -453,6 +453,7 @@ class PageReader {
 
 PYBIND11_MODULE(_husk, m) {
   m.doc() = "husk: boilerplate removal and near-duplicate detection (the C++ library, bound)";
+  m.attr("__version__") = HUSK_VERSION;  // the CMake project's version
   husk_error = py::exception<std::runtime_error>(m, "Error");
 
   py::class_<PyProcessor>(m, "Processor")

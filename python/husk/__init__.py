@@ -10,10 +10,10 @@ import functools
 import itertools
 from typing import Iterable, Iterator, Optional, Tuple, Union
 
-from ._husk import DedupIndex, Error, PageReader, dedup, normalize, sign
+from ._husk import DedupIndex, Error, PageReader, __version__, dedup, normalize, sign
 from ._husk import Processor as _Processor
 
-__all__ = ["Processor", "DedupIndex", "Error", "extract", "normalize", "sign", "dedup", "read"]
+__all__ = ["__version__", "Processor", "DedupIndex", "Error", "extract", "normalize", "sign", "dedup", "read"]
 
 Html = Union[bytes, str]
 

@@ -3,6 +3,8 @@ from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 Html = Union[bytes, str]
 
+__version__: str  # the library's version (CMakeLists.txt project version)
+
 class Error(RuntimeError):
     """husk's error: a bad option, an unreadable file, a malformed record. The message names what failed."""
 

@@ -61,5 +61,57 @@ TEST(Install, ATenLineProgramBuildsAgainstTheInstalledPackage) {
   EXPECT_EQ(sh(dir.file("app/pc") + " | grep -q 'harbour council'"), 0);
 }
 
+// The Python package as README promises it: pip installs it offline into a
+// fresh venv of Debian's python3 (the extension built in this build
+// directory), husk.__version__ is the project's, README's Python example
+// runs, and python3 -m build makes a wheel.
+TEST(Install, PipInstallsThePythonPackageIntoAFreshVenv) {
+  if (sh("/usr/bin/python3 -c 'import ensurepip, venv'") != 0) {
+    test::missing("python3-venv");
+    GTEST_SKIP() << "no python3-venv";
+  }
+  test::TempDir dir;
+  const std::string source = HUSK_SOURCE_DIR, venv = dir.file("v");
+  const std::string env = "HUSK_BUILD_DIR=" + std::string(HUSK_BUILD_DIR) + " ";
+  ASSERT_EQ(sh("/usr/bin/python3 -m venv " + venv), 0);
+  ASSERT_EQ(sh(env + venv + "/bin/pip install --no-build-isolation --no-index " + source), 0);
+  std::string cmake_lists = test::read_file(source + "/CMakeLists.txt");
+  const std::string marker = "project(husk VERSION ";
+  const std::size_t at = cmake_lists.find(marker) + marker.size();
+  const std::string version = cmake_lists.substr(at, cmake_lists.find(' ', at) - at);
+  test::CommandResult imported = test::run_command("cd " + dir.path().string() + " && " + venv +
+                                                   "/bin/python -c 'import husk; print(husk.__version__)'");
+  EXPECT_EQ(imported.out, version + "\n");
+  // README's Python example, run as written from the source tree.
+  const std::string readme = test::read_file(source + "/README.md");
+  const std::size_t section = readme.find("## From Python");
+  ASSERT_NE(section, std::string::npos);
+  const std::size_t begin = readme.find("```python\n", section);
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t body = begin + 10;
+  test::write_file(dir.file("example.py"), readme.substr(body, readme.find("```", body) - body));
+  test::CommandResult example =
+      test::run_command("cd " + source + " && " + venv + "/bin/python " + dir.file("example.py"));
+  EXPECT_EQ(example.exit_code, 0);
+  // Five demo pages in five languages; of the English article and its
+  // syndicated copy only the first read is kept.
+  EXPECT_EQ(test::lines(example.out).size(), 5u) << example.out;
+  const std::string headline = " en Harbour warehouses to become a public library";
+  EXPECT_NE(example.out.find(headline), std::string::npos) << example.out;
+  EXPECT_EQ(example.out.find(headline), example.out.rfind(headline)) << example.out;
+  if (sh("/usr/bin/python3 -c 'import build'") != 0) {
+    test::missing("python3-build");
+    return;
+  }
+  // Run outside the tree: there its build/ directory would shadow the module.
+  EXPECT_EQ(sh("cd " + dir.path().string() + " && " + env + "/usr/bin/python3 -m build --no-isolation --wheel --outdir " +
+               dir.file("dist") + " " + source),
+            0);
+  bool wheel = false;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.file("dist")))
+    wheel = wheel || entry.path().extension() == ".whl";
+  EXPECT_TRUE(wheel);
+}
+
 }  // namespace
 }  // namespace husk
