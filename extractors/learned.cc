@@ -47,7 +47,10 @@ class LearnedExtractor final : public Extractor {
       f = &own;
     }
     if (page.blocks.blocks.empty()) return f->density;
-    Result<std::vector<uint8_t>> keep = above_threshold(*model_, f->rows, features_.columns(), threshold_, kStagedDecision);
+    Result<std::vector<uint8_t>> keep =
+        above_threshold(*model_, f->rows, features_.columns(), threshold_, kStagedDecision, page.deadline);
+    // Out of time: the processor fails the page; nothing more to compute.
+    if (!keep.ok() && keep.status().code() == Code::kTimeout) return Labels{};
     if (!keep.ok() || keep->size() != page.blocks.blocks.size()) {
       Labels density = f->density;
       density.warnings.push_back("the block model failed (" + keep.status().message() + "); density used");

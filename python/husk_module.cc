@@ -75,6 +75,7 @@ struct Options {
   bool sign = false;
   std::vector<std::string> signers;
   std::string idf;
+  uint32_t page_timeout_ms = ProcessorOptions{}.page_timeout_ms;
 };
 
 class PyProcessor {
@@ -82,6 +83,7 @@ class PyProcessor {
   explicit PyProcessor(const Options& o) {
     ProcessorOptions options;
     options.extractor = o.extractor;
+    options.page_timeout_ms = o.page_timeout_ms;
     if (o.format != "text" && o.format != "markdown" && o.format != "html")
       raise(Status(Code::kInvalidArgument, "format must be text, markdown or html, not \"" + o.format + "\""));
     options.markdown = o.format == "markdown";
@@ -459,8 +461,9 @@ PYBIND11_MODULE(_husk, m) {
   py::class_<PyProcessor>(m, "Processor")
       .def(py::init([](const std::string& extractor, const std::string& format, bool links, bool images, bool comments,
                        const py::object& preset, bool sign, const std::vector<std::string>& signers,
-                       const py::object& idf) {
+                       const py::object& idf, uint32_t page_timeout_ms) {
              Options o;
+             o.page_timeout_ms = page_timeout_ms;
              o.extractor = extractor;
              o.format = format;
              o.links = links;
@@ -474,7 +477,8 @@ PYBIND11_MODULE(_husk, m) {
            }),
            py::arg("extractor") = "auto", py::arg("format") = "text", py::arg("links") = false,
            py::arg("images") = false, py::arg("comments") = false, py::arg("preset") = py::none(),
-           py::arg("sign") = false, py::arg("signers") = std::vector<std::string>{}, py::arg("idf") = py::none())
+           py::arg("sign") = false, py::arg("signers") = std::vector<std::string>{}, py::arg("idf") = py::none(),
+           py::arg("page_timeout_ms") = ProcessorOptions{}.page_timeout_ms)
       .def("process", &PyProcessor::process, py::arg("html"), py::arg("url") = py::none())
       .def("process_batch", &PyProcessor::process_batch, py::arg("batch"), py::arg("jobs") = 0);
 

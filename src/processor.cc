@@ -19,6 +19,18 @@ namespace husk {
 
 namespace {
 
+Status timeout_status(uint32_t budget_ms) {
+  return Status(Code::kTimeout, "the page took longer than its " + std::to_string(budget_ms) +
+                                    " ms budget (--page-timeout)");
+}
+
+// Fails a document whose time has run out; true then.
+bool timed_out(Document& d, uint32_t budget_ms) {
+  if (!d.deadline.passed()) return false;
+  d.result.status = timeout_status(budget_ms);
+  return true;
+}
+
 // A page with fewer visible words than this and at least this much markup
 // in <noscript> is read from its noscript. On WCXB dev, of the pages that
 // show under 300 words, those whose noscript is a notice or a tracking
@@ -60,8 +72,9 @@ struct Processor::Cascade {
   std::unique_ptr<PageTyper> typer;
 
   Labels run(const ProcessorOptions& o, const Blocks& blocks, const Dom* dom, std::string_view url,
-             std::string_view id, PageType* type) const {
+             std::string_view id, PageType* type, const Deadline& deadline) const {
     PageView view{blocks, dom, url, id};
+    view.deadline = deadline;
     PageFeatures page_features;
     if (typer && !blocks.blocks.empty()) {
       page_features = compute_page_features(*features, *density, view);
@@ -144,6 +157,7 @@ Processor::Processor(std::shared_ptr<const ProcessorOptions> options, std::share
 Document Processor::analyze(const RawPage& page, bool keep_dom) const {
   Document d;
   PageResult& result = d.result;
+  d.deadline = Deadline::after(std::chrono::milliseconds(options_->page_timeout_ms));
   result.id = page.id;
   result.url = page.url;
   result.source = page.source;
@@ -166,11 +180,13 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
     Decoded decoded = page.is_unicode ? decode_utf8(page.bytes) : decode(page.bytes, page.content_type, o.decode);
     result.charset = decoded.charset;
     result.warnings = std::move(decoded.warnings);
+    if (timed_out(d, options_->page_timeout_ms)) return d;
     Result<Dom> dom = parse(decoded.html, o.parse);
     if (!dom.ok()) {
       result.status = dom.status();
       return d;
     }
+    if (timed_out(d, options_->page_timeout_ms)) return d;
     d.blocks = segment(*dom, o.segment);
     // A page rendered by script shows crawlers its server-rendered copy in
     // <noscript> (forum software does): when the page alone has almost no
@@ -200,8 +216,10 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
       }
     }
     for (const std::string& w : dom->warnings()) result.warnings.push_back(w);
+    if (timed_out(d, options_->page_timeout_ms)) return d;
     result.title = choose_title(d.blocks);
     if (keep_dom) d.dom.emplace(std::move(*dom));
+    d.analyzed = std::chrono::steady_clock::now();
   } catch (const std::bad_alloc&) {
     result.status = Status(Code::kLimit, "out of memory");
   } catch (const std::exception& e) {
@@ -211,13 +229,28 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
 }
 
 PageResult Processor::finish(Document&& d, Trace* trace) const {
+  if (d.deadline.at != Deadline{}.at && d.analyzed != std::chrono::steady_clock::time_point{})
+    d.deadline.at += std::chrono::steady_clock::now() - d.analyzed;
+  if (d.result.status.ok()) timed_out(d, options_->page_timeout_ms);
   PageResult result = std::move(d.result);
   if (!result.status.ok()) return result;
+  // Fails the page when its time has run out, its text and signatures
+  // cleared; true then.
+  auto out_of_time = [&] {
+    if (!d.deadline.passed()) return false;
+    result.status = timeout_status(options_->page_timeout_ms);
+    result.text.clear();
+    result.markdown.clear();
+    result.html.clear();
+    result.signatures.reset();
+    return true;
+  };
   try {
     const ProcessorOptions& o = *options_;
     std::string_view path = result.source.empty() ? std::string_view(result.id) : std::string_view(result.source);
     PageType type;
-    Labels labels = cascade_->run(o, d.blocks, d.dom ? &*d.dom : nullptr, result.url, path, &type);
+    Labels labels = cascade_->run(o, d.blocks, d.dom ? &*d.dom : nullptr, result.url, path, &type, d.deadline);
+    if (out_of_time()) return result;
     result.page_type = std::move(type.name);
     for (std::string& w : labels.warnings) result.warnings.push_back(std::move(w));
     result.extractor = labels.extractor;
@@ -233,6 +266,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata);
     if (!result.metadata.title.empty()) result.title = result.metadata.title;
     result.language = identify_language(result.text, d.blocks.lang, d.content_language);
+    if (out_of_time()) return result;
     if (o.markdown || o.html) {
       FormatOptions format = o.format;
       format.base_url = d.blocks.facts.base.empty() ? result.url : resolve_url(result.url, d.blocks.facts.base);
@@ -245,10 +279,12 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       if (i < labels.keep.size() && labels.keep[i]) kept_words += d.blocks.blocks[i].features.words;
     }
     result.boilerplate = all_words > 0 ? 1.0 - kept_words / all_words : 0.0;
+    if (out_of_time()) return result;
     if (o.sign) {
       Signatures s = sign(result.text);
       if (s.terms > 0) result.signatures = std::move(s);
     }
+    if (out_of_time()) return result;
     if (trace != nullptr) {
       trace->blocks = std::move(d.blocks);
       trace->labels = std::move(labels);

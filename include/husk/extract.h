@@ -14,6 +14,7 @@
 // cross-page templates (learning them and the store that keeps them).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -282,6 +283,18 @@ struct Labels {
 
 struct PageFeatures;
 
+// When a page's time is up (ProcessorOptions::page_timeout_ms). Stages
+// check it between steps and in their long loops; the default never passes.
+struct Deadline {
+  std::chrono::steady_clock::time_point at = std::chrono::steady_clock::time_point::max();
+  static Deadline after(std::chrono::milliseconds budget) {
+    return budget.count() > 0 ? Deadline{std::chrono::steady_clock::now() + budget} : Deadline{};
+  }
+  bool passed() const {
+    return at != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= at;
+  }
+};
+
 // What an extractor sees of a page.
 struct PageView {
   const Blocks& blocks;
@@ -295,6 +308,7 @@ struct PageView {
   // The block features, when the processor computed them already (for the
   // page type); the learned extractor computes them itself otherwise.
   const PageFeatures* features = nullptr;
+  Deadline deadline;  // the page's; an extractor may stop early when it passes
 };
 
 class Extractor {

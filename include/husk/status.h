@@ -22,6 +22,7 @@ enum class Code {
   kLimit,            // a configured limit (bytes, depth, time) was hit
   kUnsupported,      // a valid input husk does not handle (unknown charset)
   kInternal,         // a fault inside husk or a library it calls, caught at a page's boundary
+  kTimeout,          // a page took longer than its time budget (ProcessorOptions::page_timeout_ms)
 };
 
 const char* code_name(Code code);

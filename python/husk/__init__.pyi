@@ -17,10 +17,12 @@ class Processor:
     comments: return the page's user comment section in a "comments" field
     preset: None | "precision" | "recall" (trafilatura's favor_precision / favor_recall)
     sign: add a "sig" dict of near-duplicate signatures (signers: their names; idf: an IDF file)
+    page_timeout_ms: the time one page may take (0: no limit); a page past it comes back with
+        error "timeout: ..." and the others go on
     """
     def __init__(self, extractor: str = "auto", format: str = "text", links: bool = False, images: bool = False,
                  comments: bool = False, preset: Optional[str] = None, sign: bool = False,
-                 signers: Sequence[str] = (), idf: Optional[str] = None) -> None: ...
+                 signers: Sequence[str] = (), idf: Optional[str] = None, page_timeout_ms: int = 10000) -> None: ...
     def process(self, html: Html, url: Optional[str] = None) -> dict:
         """One page: a dict with the fields of `husk extract`'s JSON records (text, title, metadata, ...).
 

@@ -240,3 +240,15 @@ def test_hostile_pages_give_errors_not_crashes():
         list(husk.read("/no/such/file.warc"))
     with pytest.raises(husk.Error):
         husk.dedup([{"id": "a", "sig": {"terms": "many"}}])
+
+
+def test_a_slow_page_times_out_and_the_next_one_is_whole():
+    slow = "<html><body>" + "".join(
+        f"<div class=c{i % 50}><p>river {i} stone <a href=/x{i}>gamma</a></p></div>" for i in range(60000))
+    page = "<html><body><article><p>" + " ".join(f"word{i}" for i in range(80)) + "</p></article></body></html>"
+    processor = husk.Processor(page_timeout_ms=50)
+    out = list(processor.process_many([slow, page], jobs=1))
+    assert out[0]["error"].startswith("timeout: ")
+    assert out[0]["text"] == ""
+    assert "word0" in out[1]["text"] and "error" not in out[1]
+    assert "error" not in husk.Processor(page_timeout_ms=0).process(slow)

@@ -15,6 +15,7 @@ const char* code_name(Code code) {
     case Code::kLimit: return "limit";
     case Code::kUnsupported: return "unsupported";
     case Code::kInternal: return "internal";
+    case Code::kTimeout: return "timeout";
   }
   return "unknown";
 }

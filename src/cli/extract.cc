@@ -24,6 +24,7 @@ struct ExtractArgs {
   std::size_t min_group_pages = TemplateOptions{}.min_group_pages;
   unsigned jobs = 0;
   std::size_t max_page_bytes = IngestOptions{}.max_page_bytes;
+  uint32_t page_timeout_ms = ProcessorOptions{}.page_timeout_ms;
   bool with_markdown = false;
   bool with_html = false;
   bool links = false;
@@ -141,6 +142,7 @@ int run_extract(const ExtractArgs& args) {
   options.format.links = args.links;
   options.format.images = args.images;
   options.comments = args.comments;
+  options.page_timeout_ms = args.page_timeout_ms;
   const std::vector<std::string> languages = language_list(args.languages);
   for (const std::string& code : languages)
     if (!is_known_language(code))
@@ -260,6 +262,9 @@ Command add_extract_command(CLI::App& app) {
       ->check(CLI::IsMember(extractor_names()))
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs, "Pages processed in parallel (0: one per core)")->capture_default_str();
+  cmd->add_option("--page-timeout", args->page_timeout_ms,
+                  "Milliseconds one page may take (0: no limit); a page past it gets error \"timeout\" and the run goes on")
+      ->capture_default_str();
   cmd->add_option("--format", args->format, "jsonl | text | markdown | html")
       ->check(CLI::IsMember({"jsonl", "text", "markdown", "html"}))
       ->capture_default_str();

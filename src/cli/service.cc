@@ -39,11 +39,13 @@ struct StackOptions {
   std::string templates;  // a template store to extract known sites with
   std::string idf;        // collection statistics: simhash candidates too
   std::size_t map_size_mib = IndexOptions{}.map_size >> 20;  // the index's limit
+  uint32_t page_timeout_ms = ProcessorOptions{}.page_timeout_ms;
 };
 
 Result<Stack> open_stack(const StackOptions& o) {
   ProcessorOptions options;
   options.sign = true;
+  options.page_timeout_ms = o.page_timeout_ms;
   if (!o.idf.empty()) {
     Result<CollectionStats> stats = load_collection_stats(o.idf);
     if (!stats.ok()) return stats.status();
@@ -276,6 +278,9 @@ void add_stack_options(CLI::App* cmd, StackOptions& o) {
                   "The most the index may hold, in MiB; its file grows as pages arrive. When it is full a new\n"
                   "page is refused (serve: 507, hook: an error line) and deletions still go through")
       ->check(CLI::Range(std::size_t(1), std::size_t(1) << 30))
+      ->capture_default_str();
+  cmd->add_option("--page-timeout", o.page_timeout_ms,
+                  "Milliseconds one page may take (0: no limit); a page past it is answered with error \"timeout\"")
       ->capture_default_str();
 }
 

@@ -117,8 +117,30 @@ Result<std::vector<float>> TreeModel::margins(const float* rows, std::size_t n, 
   return m;
 }
 
+namespace {
+
+// The margins of rows [0, n) for trees [begin, end), kDeadlineRows at a time.
+Result<std::vector<float>> margins_by_chunk(const TreeModel& model, const float* rows, std::size_t n,
+                                            std::size_t columns, int begin, int end, const Deadline& deadline) {
+  std::vector<float> out;
+  out.reserve(n);
+  for (std::size_t from = 0; from < n; from += kDeadlineRows) {
+    if (deadline.passed()) return Status(Code::kTimeout, "the page's time ran out while its blocks were scored");
+    const std::size_t count = std::min(kDeadlineRows, n - from);
+    Result<std::vector<float>> part = model.margins(rows + from * columns, count, columns, begin, end);
+    if (!part.ok()) return part.status();
+    if (part->size() != count) return Status(Code::kInternal, "the model gave " + std::to_string(part->size()) +
+                                                                  " scores for " + std::to_string(count) + " rows");
+    out.insert(out.end(), part->begin(), part->end());
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::vector<float>& rows,
-                                             std::size_t columns, double threshold, const StagedDecision& staged) {
+                                             std::size_t columns, double threshold, const StagedDecision& staged,
+                                             const Deadline& deadline) {
   std::vector<uint8_t> out;
   if (columns == 0 || rows.empty()) return out;
   const std::size_t n = rows.size() / columns;
@@ -126,7 +148,7 @@ Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::
   const int all = model.rounds();
   const int share = static_cast<int>(staged.first_share * all);
   const int first = share > 0 && share < all ? share : all;
-  Result<std::vector<float>> score = model.margins(rows.data(), n, columns, 0, first);
+  Result<std::vector<float>> score = margins_by_chunk(model, rows.data(), n, columns, 0, first, deadline);
   if (!score.ok()) return score.status();
   if (score->size() != n) return Status(Code::kInternal, "the model gave " + std::to_string(score->size()) +
                                                              " scores for " + std::to_string(n) + " rows");
@@ -140,7 +162,8 @@ Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::
                        rows.begin() + static_cast<std::ptrdiff_t>((i + 1) * columns));
     }
     if (!open.empty()) {
-      Result<std::vector<float>> rest = model.margins(open_rows.data(), open.size(), columns, first, all);
+      Result<std::vector<float>> rest =
+          margins_by_chunk(model, open_rows.data(), open.size(), columns, first, all, deadline);
       if (!rest.ok()) return rest.status();
       if (rest->size() != open.size()) return Status(Code::kInternal, "the model scored the wrong number of rows");
       for (std::size_t k = 0; k < open.size(); ++k) (*score)[open[k]] += (*rest)[k];

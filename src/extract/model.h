@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "husk/extract.h"
 #include "husk/status.h"
 
 namespace husk {
@@ -69,8 +70,12 @@ struct StagedDecision {
 // differ from the whole model's, at two thirds of its prediction time.
 inline constexpr StagedDecision kStagedDecision{1.0 / 6, 2.0f};
 
+// Rows are scored in chunks of kDeadlineRows, the deadline checked between
+// them: a page of a million blocks stops within one chunk's time of it.
+inline constexpr std::size_t kDeadlineRows = 8192;
 Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::vector<float>& rows,
-                                             std::size_t columns, double threshold, const StagedDecision& staged);
+                                             std::size_t columns, double threshold, const StagedDecision& staged,
+                                             const Deadline& deadline = {});
 
 // The models compiled into husk (config/models/), or an error saying why
 // one cannot be loaded.

@@ -181,7 +181,7 @@ ServiceResponse Service::route(const ServiceRequest& r, std::string& endpoint) {
     Posted posted = std::move(post({page}).front());
     int status = 200;
     if (!posted.page.status.ok()) {
-      count_error("page");
+      count_error(posted.page.status.code() == Code::kTimeout ? "timeout" : "page");
       status = 422;
     } else if (!posted.verdict.ok() && posted.page.signatures) {
       // A page the index refuses (an id too long) is the client's error;

@@ -101,6 +101,34 @@ TEST(Cli, MistakesGetOneClearMessage) {
   }
 }
 
+// A page built to be slow (tens of thousands of blocks for the block model)
+// ends with error "timeout" and its neighbours come out whole; without a
+// limit it extracts.
+TEST(Cli, ASlowPageTimesOutAndItsNeighboursAreIntact) {
+  TempDir dir;
+  std::string slow = "<html><body>";
+  for (int i = 0; i < 60000; ++i)
+    slow += "<div class=c" + std::to_string(i % 50) + "><p>river " + std::to_string(i) + " stone <a href=/x" +
+            std::to_string(i) + ">gamma</a></p></div>";
+  write_file(dir.file("b-slow.html"), slow + "</body></html>");
+  write_file(dir.file("a.html"), article(1));
+  write_file(dir.file("c.html"), article(2));
+  test::CommandResult r = run_husk("extract -j1 --page-timeout 50 " + dir.path().string() + " 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0);
+  std::vector<std::string> records = test::lines(r.out);
+  ASSERT_EQ(records.size(), 3u);
+  nlohmann::json a = nlohmann::json::parse(records[0]), b = nlohmann::json::parse(records[1]),
+                 c = nlohmann::json::parse(records[2]);
+  EXPECT_EQ(b["id"], "b-slow.html");
+  ASSERT_TRUE(b.contains("error")) << records[1].substr(0, 300);
+  EXPECT_EQ(b["error"].get<std::string>().rfind("timeout: ", 0), 0u) << b["error"];
+  EXPECT_EQ(b["text"], "");
+  EXPECT_NE(a["text"].get<std::string>().find("page1word0"), std::string::npos);
+  EXPECT_NE(c["text"].get<std::string>().find("page2word0"), std::string::npos);
+  test::CommandResult unlimited = run_husk("extract -j1 --page-timeout 0 " + dir.file("b-slow.html") + " 2>/dev/null");
+  EXPECT_FALSE(nlohmann::json::parse(unlimited.out).contains("error")) << unlimited.out.substr(0, 300);
+}
+
 // --format text names the title once, also when the text opens with it.
 TEST(Cli, TextFormatWritesTheTitleOnce) {
   TempDir dir;
