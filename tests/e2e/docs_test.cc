@@ -1,0 +1,80 @@
+// The documents against what the commands print: a figure a command can
+// produce is checked against that command, so the docs cannot drift.
+#include <map>
+#include <sstream>
+
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+// The rows of the markdown table that follows `header` in `doc`: the first
+// word of the first cell (bold marks dropped) -> the other cells.
+std::map<std::string, std::vector<std::string>> table_after(const std::string& doc, const std::string& header) {
+  std::map<std::string, std::vector<std::string>> rows;
+  std::size_t at = doc.find(header);
+  if (at == std::string::npos) return rows;
+  std::istringstream in(doc.substr(at));
+  std::string line;
+  std::getline(in, line);  // the header
+  std::getline(in, line);  // |---|
+  while (std::getline(in, line) && !line.empty() && line[0] == '|') {
+    std::vector<std::string> cells;
+    std::stringstream row(line.substr(1));
+    for (std::string cell; std::getline(row, cell, '|');) {
+      std::string clean;
+      for (char c : cell)
+        if (c != '*') clean.push_back(c);
+      const std::size_t b = clean.find_first_not_of(' '), e = clean.find_last_not_of(' ');
+      cells.push_back(b == std::string::npos ? "" : clean.substr(b, e - b + 1));
+    }
+    if (cells.empty()) continue;
+    const std::string name = cells[0].substr(0, cells[0].find(' '));
+    rows[name] = std::vector<std::string>(cells.begin() + 1, cells.end());
+  }
+  return rows;
+}
+
+std::string three_decimals(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", x);
+  return buf;
+}
+
+// docs/evaluation.md's method table is what `husk eval dedup --compare`
+// prints on the near-duplicate dev pairs (precision, recall, F1 to three
+// decimals).
+TEST(Docs, TheDedupMethodTableIsWhatEvalDedupComparePrints) {
+  const std::string pairs = test::dataset("near-dup-html-pairs");
+  if (pairs.empty()) GTEST_SKIP() << "no near-dup-html-pairs";
+  test::TempDir dir;
+  ASSERT_EQ(test::run_husk("extract -j2 " + pairs + "/html -o " + dir.file("pages.jsonl") + " 2>/dev/null").exit_code, 0);
+  ASSERT_EQ(test::run_husk("sign " + dir.file("pages.jsonl") + " -o " + dir.file("signed.jsonl") + " 2>/dev/null").exit_code, 0);
+  test::CommandResult compare = test::run_husk("eval dedup --compare --gold " + pairs + "/pairs.jsonl " +
+                                               dir.file("signed.jsonl") + " 2>/dev/null");
+  ASSERT_EQ(compare.exit_code, 0);
+  const auto documented = table_after(test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md"),
+                                      "| method (default setting) | precision | recall | F1 |");
+  ASSERT_EQ(documented.size(), 11u);
+  std::size_t checked = 0;
+  std::istringstream out(compare.out);
+  std::string line;
+  std::getline(out, line);  // the header
+  while (std::getline(out, line)) {
+    std::istringstream fields(line);
+    std::string method, setting;
+    double precision = 0, recall = 0, f1 = 0;
+    if (!(fields >> method >> setting >> precision >> recall >> f1)) continue;
+    auto row = documented.find(method);
+    ASSERT_NE(row, documented.end()) << method << " is printed but not in docs/evaluation.md";
+    ASSERT_EQ(row->second.size(), 3u) << method;
+    EXPECT_EQ(row->second[0], three_decimals(precision)) << method << " precision";
+    EXPECT_EQ(row->second[1], three_decimals(recall)) << method << " recall";
+    EXPECT_EQ(row->second[2], three_decimals(f1)) << method << " F1";
+    ++checked;
+  }
+  EXPECT_EQ(checked, documented.size());
+}
+
+}  // namespace
+}  // namespace husk
