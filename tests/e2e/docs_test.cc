@@ -76,5 +76,31 @@ TEST(Docs, TheDedupMethodTableIsWhatEvalDedupComparePrints) {
   EXPECT_EQ(checked, documented.size());
 }
 
+// README's quick start for a data team runs as written, from a directory
+// where build/ and fixtures/ are the tree's, and finds the planted copy.
+TEST(Docs, TheDataTeamQuickStartRunsAsWritten) {
+  const std::string readme = test::read_file(std::string(HUSK_SOURCE_DIR) + "/README.md");
+  const std::size_t section = readme.find("**A data team");
+  ASSERT_NE(section, std::string::npos);
+  const std::size_t begin = readme.find("```sh\n", section);
+  ASSERT_NE(begin, std::string::npos);
+  const std::string block = readme.substr(begin + 6, readme.find("```", begin + 6) - begin - 6);
+  if (test::run_command("command -v mpirun >/dev/null").exit_code != 0) {
+    test::missing("mpirun");
+    GTEST_SKIP() << "no mpirun";
+  }
+  test::TempDir dir;
+  test::write_file(dir.file("quick.sh"), "set -e\n" + block);
+  const std::string cd = "cd " + dir.path().string() + " && ln -s " + HUSK_BUILD_DIR + " build && ln -s " +
+                         HUSK_SOURCE_DIR + "/fixtures fixtures && ";
+  test::CommandResult run = test::run_command(
+      cd + "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 bash quick.sh 2>&1");
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  const std::string clusters = test::read_file(dir.file("clusters.jsonl"));
+  EXPECT_NE(clusters.find("\"members\":[\"en-news-syndicated.html\",\"en-news.html\"]"), std::string::npos)
+      << clusters;
+  EXPECT_EQ(test::read_file(dir.file("clusters-mpi.jsonl")), clusters);
+}
+
 }  // namespace
 }  // namespace husk
