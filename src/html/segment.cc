@@ -338,6 +338,24 @@ std::string collapse(std::string_view s) {
   return b.finish(block) ? block.text : std::string();
 }
 
+// Calls `each` with every text node under `root` (text, white space,
+// CDATA) in document order, iteratively; `enter` says whether an element's
+// children are read.
+template <typename Each, typename Enter>
+void for_each_text(const GumboNode* root, Each each, Enter enter) {
+  std::vector<const GumboNode*> stack{root};
+  while (!stack.empty()) {
+    const GumboNode* n = stack.back();
+    stack.pop_back();
+    if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_WHITESPACE || n->type == GUMBO_NODE_CDATA) {
+      each(n);
+    } else if (n->type == GUMBO_NODE_ELEMENT && enter(n->v.element)) {
+      const GumboVector& kids = n->v.element.children;
+      for (unsigned k = kids.length; k > 0; --k) stack.push_back(static_cast<const GumboNode*>(kids.data[k - 1]));
+    }
+  }
+}
+
 // An <annotation> or <annotation-xml> of MathML semantics: the formula's
 // source (TeX, content MathML), not what a reader sees.
 bool is_math_annotation(const GumboElement& el) {
@@ -354,37 +372,27 @@ bool is_math_annotation(const GumboElement& el) {
 // formula holds no token text (MathML 3, sections 2.2 and 5.1).
 std::string math_text(const GumboNode* math) {
   std::string out;
-  std::vector<const GumboNode*> stack{math};
-  while (!stack.empty()) {
-    const GumboNode* n = stack.back();
-    stack.pop_back();
-    if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA) {
-      out.append(n->v.text.text);
-    } else if (n->type == GUMBO_NODE_ELEMENT && !is_math_annotation(n->v.element)) {
-      const GumboVector& kids = n->v.element.children;
-      for (unsigned k = kids.length; k > 0; --k) stack.push_back(static_cast<const GumboNode*>(kids.data[k - 1]));
-    }
-  }
+  for_each_text(
+      math,
+      [&](const GumboNode* n) {
+        if (n->type != GUMBO_NODE_WHITESPACE) out.append(n->v.text.text);
+      },
+      [](const GumboElement& el) { return !is_math_annotation(el); });
   if (out.empty())
     if (const GumboAttribute* alt = gumbo_get_attribute(&math->v.element.attributes, "alttext")) out = alt->value;
   return out;
 }
 
-// Plain text of a subtree (for <title>, <h1>), iteratively.
+// Plain text of a subtree (for <title>, <h1>).
 std::string subtree_text(const GumboNode* root) {
   std::string out;
-  std::vector<const GumboNode*> stack{root};
-  while (!stack.empty()) {
-    const GumboNode* n = stack.back();
-    stack.pop_back();
-    if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_WHITESPACE || n->type == GUMBO_NODE_CDATA) {
-      out.append(n->v.text.text);
-      out.push_back(' ');
-    } else if (n->type == GUMBO_NODE_ELEMENT) {
-      const GumboVector& kids = n->v.element.children;
-      for (unsigned k = kids.length; k > 0; --k) stack.push_back(static_cast<const GumboNode*>(kids.data[k - 1]));
-    }
-  }
+  for_each_text(
+      root,
+      [&](const GumboNode* n) {
+        out.append(n->v.text.text);
+        out.push_back(' ');
+      },
+      [](const GumboElement&) { return true; });
   return collapse(out);
 }
 
