@@ -2,6 +2,7 @@
 // cascade is written here once; the CLI, the service and the index call it.
 #include "husk/processor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <new>
@@ -81,22 +82,36 @@ struct Processor::Cascade {
       view.features = &page_features;
       *type = typer->classify(*features, page_features.rows);
     }
-    // 1. rule
+    // 1. rule. A rule that keeps nothing on a page (the site's markup
+    // changed, or the rule was written for other pages) does not empty
+    // it: the cascade goes on, and the page's warnings say why.
+    std::vector<std::string> rule_warnings;
     if (rule_stage && o.sites && dom != nullptr) {
       view.sites = o.sites.get();
       view.rule = o.sites->find(url, id);
-      if (view.rule != nullptr) return labelled(*xpath, view);
+      if (view.rule != nullptr) {
+        Labels labels = labelled(*xpath, view);
+        if (blocks.blocks.empty() || std::find(labels.keep.begin(), labels.keep.end(), 1) != labels.keep.end())
+          return labels;
+        rule_warnings = std::move(labels.warnings);
+        rule_warnings.push_back("the site rule keeps nothing on this page; the cascade goes on without it");
+        view.rule = nullptr;
+      }
     }
     // 2. template
     std::shared_ptr<const TemplateModel> model;
     if (template_stage && o.templates) model = o.templates->find(url, id);
+    Labels labels;
     if (model) {
       view.site_template = model.get();
-      return labelled(*site_template, view);
+      labels = labelled(*site_template, view);
+    } else {
+      // 3. local
+      labels = labelled(*local, view);
+      if (warn_without_rule && rule_warnings.empty())
+        labels.warnings.push_back("no site rule matches this page; " + labels.extractor + " used");
     }
-    // 3. local
-    Labels labels = labelled(*local, view);
-    if (warn_without_rule) labels.warnings.push_back("no site rule matches this page; " + labels.extractor + " used");
+    labels.warnings.insert(labels.warnings.begin(), rule_warnings.begin(), rule_warnings.end());
     return labels;
   }
 

@@ -129,6 +129,31 @@ TEST(Cli, ASlowPageTimesOutAndItsNeighboursAreIntact) {
   EXPECT_FALSE(nlohmann::json::parse(unlimited.out).contains("error")) << unlimited.out.substr(0, 300);
 }
 
+// A site rule that keeps nothing on a page (its markup changed) does not
+// empty the page: the cascade goes on and the warnings say why; where the
+// rule matches, it decides.
+TEST(Cli, ASiteRuleThatKeepsNothingFallsBackToTheCascade) {
+  TempDir dir;
+  std::filesystem::create_directory(dir.file("sites"));
+  write_file(dir.file("sites/news.toml"),
+             "[[rule]]\nhost = \"news.example\"\ninclude = [\"//div[@class='story']\"]\n");
+  std::string words;
+  for (int i = 0; i < 60; ++i) words += "storyword" + std::to_string(i) + " ";
+  const std::string moved = "<html><body><nav><a href=/>Home</a></nav><article><p>" + words + "</p></article></body></html>";
+  const std::string pinned = "<html><body><div class=story><p>pinned text only</p></div><article><p>" + words +
+                             "</p></article></body></html>";
+  write_file(dir.file("in.jsonl"), nlohmann::json({{"url", "https://news.example/a"}, {"html", moved}}).dump() + "\n" +
+                                       nlohmann::json({{"url", "https://news.example/b"}, {"html", pinned}}).dump() + "\n");
+  std::vector<std::string> out = test::lines(run_husk("extract --sites " + dir.file("sites") + " " + dir.file("in.jsonl")).out);
+  ASSERT_EQ(out.size(), 2u);
+  nlohmann::json a = nlohmann::json::parse(out[0]), b = nlohmann::json::parse(out[1]);
+  EXPECT_NE(a["text"].get<std::string>().find("storyword0"), std::string::npos) << out[0];
+  EXPECT_NE(a["extractor"], "xpath");
+  EXPECT_NE(a["warnings"].dump().find("keeps nothing on this page"), std::string::npos) << a["warnings"];
+  EXPECT_EQ(b["extractor"], "xpath");
+  EXPECT_EQ(b["text"], "pinned text only");
+}
+
 // --format text names the title once, also when the text opens with it.
 TEST(Cli, TextFormatWritesTheTitleOnce) {
   TempDir dir;

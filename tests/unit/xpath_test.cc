@@ -39,10 +39,13 @@ TEST(Xpath, RuleMatchingNothingIsReported) {
   std::string extractor;
   run("[[rule]]\nmatch = \"news\\\\.example/a/\"\ninclude = [\"//div[@class='story']\"]\n", "https://news.example/a/1.html",
       &warnings, &extractor);
-  EXPECT_EQ(extractor, "xpath");
-  ASSERT_EQ(warnings.size(), 1u);
+  // The rule keeps nothing, so the page falls back to the cascade: the
+  // warnings name the rule's file and line, then the fallback.
+  EXPECT_EQ(extractor, "learned");
+  ASSERT_EQ(warnings.size(), 2u);
   EXPECT_NE(warnings[0].find("test.toml:1"), std::string::npos) << warnings[0];
   EXPECT_NE(warnings[0].find("matched nothing"), std::string::npos);
+  EXPECT_NE(warnings[1].find("keeps nothing on this page"), std::string::npos) << warnings[1];
 }
 
 TEST(Xpath, PagesWithoutARuleFallBackToThePageAlone) {
