@@ -39,6 +39,10 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
   if (args.json) {
     nlohmann::ordered_json j = totals_json(s.all);
     j["missing"] = s.missing;
+    if (s.cjk_pages > 0) {
+      j["cjk_as_characters"] = totals_json(s.all_cjk);
+      j["cjk_as_characters"]["cjk_pages"] = s.cjk_pages;
+    }
     nlohmann::ordered_json types = nlohmann::ordered_json::object();
     for (const auto& [type, t] : s.by_type) types[type] = totals_json(t);
     j["by_type"] = types;
@@ -48,6 +52,9 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
   } else {
     std::printf("pages      %zu (%zu without a prediction)\n", s.all.pages, s.missing);
     std::printf("precision  %.4f\nrecall     %.4f\nf1         %.4f\n", s.all.precision, s.all.recall, s.all.f1);
+    if (s.cjk_pages > 0)
+      std::printf("f1, Chinese/Japanese as characters  %.4f  (precision %.4f, recall %.4f; %zu pages so scored)\n",
+                  s.all_cjk.f1, s.all_cjk.precision, s.all_cjk.recall, s.cjk_pages);
     std::printf("with       %.4f  (share of \"with\" snippets found)\n", s.all.with_rate);
     std::printf("without    %.4f  (share of \"without\" snippets found; lower is better)\n", s.all.without_rate);
     std::printf("title      %.4f  (of %zu pages with a gold title)\n", s.title.accuracy(), s.title.total);
@@ -139,11 +146,17 @@ int run_eval_extract(const EvalExtractArgs& args) {
   if (args.json) {
     nlohmann::ordered_json j = {{"pages", s.pages},   {"missing", s.missing}, {"precision", s.precision},
                                 {"recall", s.recall}, {"f1", s.f1},           {"accuracy", s.accuracy}};
+    if (s.cjk_pages > 0)
+      j["cjk_as_characters"] = {{"pages", s.cjk_pages}, {"precision", s.precision_cjk}, {"recall", s.recall_cjk},
+                                {"f1", s.f1_cjk}};
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("pages      %zu (%zu without a prediction)\n", s.pages, s.missing);
     std::printf("precision  %.4f\nrecall     %.4f\nf1         %.4f\naccuracy   %.4f\n", s.precision, s.recall, s.f1,
                 s.accuracy);
+    if (s.cjk_pages > 0)
+      std::printf("f1, Chinese/Japanese as characters  %.4f  (precision %.4f, recall %.4f; %zu pages so scored)\n",
+                  s.f1_cjk, s.precision_cjk, s.recall_cjk, s.cjk_pages);
   }
   if (args.worst > 0) {
     std::vector<const PageScore*> pages;

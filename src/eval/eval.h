@@ -46,11 +46,25 @@ struct ShingleMatch {
   bool exact = false;             // identical token sequences
 };
 
-ShingleMatch match_shingles(std::string_view gold, std::string_view prediction, std::size_t n = 4);
+// Chinese and Japanese are written without spaces, so a \w+ run is a
+// whole clause and one wrong character costs it all. A page whose gold is
+// Chinese or Japanese (at least 30% of its non-space characters are Han,
+// Hiragana or Katakana) is also scored with each of those characters as a
+// token (the character-level measure of CJK extraction benchmarks); the
+// scores report both, the benchmark's own first.
+bool is_cjk_gold(std::string_view text);
+// `tokens` with every Han, Hiragana and Katakana character made a token of
+// its own; other runs stay whole.
+std::vector<std::string_view> cjk_char_tokens(const std::vector<std::string_view>& tokens);
+
+ShingleMatch match_shingles(std::string_view gold, std::string_view prediction, std::size_t n = 4,
+                            bool cjk_chars = false);
 
 struct PageScore {
   std::string id;
   ShingleMatch match;
+  bool cjk = false;        // the gold is Chinese or Japanese
+  ShingleMatch match_cjk;  // with CJK characters as tokens (= match when not cjk)
   bool predicted = true;  // false when the prediction file had no record for the page
 };
 
@@ -59,6 +73,8 @@ struct ExtractScore {
   std::size_t pages = 0;    // gold pages
   std::size_t missing = 0;  // gold pages with no prediction (scored as empty)
   std::vector<PageScore> per_page;
+  std::size_t cjk_pages = 0;  // pages whose gold is Chinese or Japanese
+  double precision_cjk = 0, recall_cjk = 0, f1_cjk = 0;  // those pages scored by character
 };
 
 ExtractScore score_pages(std::vector<PageScore> pages);
@@ -131,13 +147,15 @@ struct WordMatch {
   double precision = 0, recall = 0, f1 = 0;
 };
 
-WordMatch match_words(std::string_view gold, std::string_view prediction);
+WordMatch match_words(std::string_view gold, std::string_view prediction, bool cjk_chars = false);
 
 struct WcxbPage {
   std::string id;    // the gold file's stem ("0001")
   std::string type;  // article, forum, product, collection, listing, documentation, service
   bool predicted = true;
   WordMatch match;
+  bool cjk = false;     // the gold is Chinese or Japanese
+  WordMatch match_cjk;  // with CJK characters as tokens (= match when not cjk)
   std::size_t with_found = 0, with_total = 0;
   std::size_t without_found = 0, without_total = 0;
   // Metadata against the gold's title, author and publish_date: 1 right,
@@ -166,6 +184,8 @@ struct WcxbScore {
   // name equals one of the predicted authors after the same folding; date:
   // the same calendar day as date_published.
   FieldScore title, author, date;
+  std::size_t cjk_pages = 0;  // pages whose gold is Chinese or Japanese
+  WcxbTotals all_cjk;         // every page, those scored by character
 };
 
 // gold_dir: a WCXB split (its ground-truth/ folder of NNNN.json, or that

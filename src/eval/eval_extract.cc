@@ -42,9 +42,65 @@ ShingleCounts shingles(const std::vector<std::string_view>& tokens, std::size_t 
 
 }  // namespace
 
-ShingleMatch match_shingles(std::string_view gold, std::string_view prediction, std::size_t n) {
+namespace {
+
+bool is_cjk_char(uint32_t cp) {
+  return (cp >= 0x3040 && cp <= 0x30FF) ||    // Hiragana, Katakana
+         (cp >= 0x3400 && cp <= 0x9FFF) ||    // CJK ideographs (ext. A and unified)
+         (cp >= 0xF900 && cp <= 0xFAFF) ||    // compatibility ideographs
+         (cp >= 0x20000 && cp <= 0x2FFFF);    // ext. B and beyond
+}
+
+// The code point at s[i] and its length in bytes (1 for a stray byte).
+std::pair<uint32_t, std::size_t> code_point(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  const std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+  if (len == 1 || i + len > s.size()) return {c, 1};
+  uint32_t cp = c & (0xFF >> (len + 1));
+  for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  return {cp, len};
+}
+
+}  // namespace
+
+bool is_cjk_gold(std::string_view text) {
+  std::size_t cjk = 0, all = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    auto [cp, len] = code_point(text, i);
+    if (!is_ascii_space(static_cast<char>(cp < 0x80 ? cp : 'x'))) {
+      ++all;
+      cjk += is_cjk_char(cp);
+    }
+    i += len;
+  }
+  return all > 0 && cjk * 10 >= all * 3;
+}
+
+std::vector<std::string_view> cjk_char_tokens(const std::vector<std::string_view>& tokens) {
+  std::vector<std::string_view> out;
+  for (std::string_view t : tokens) {
+    std::size_t run = 0;  // start of the current non-CJK run
+    for (std::size_t i = 0; i < t.size();) {
+      auto [cp, len] = code_point(t, i);
+      if (is_cjk_char(cp)) {
+        if (i > run) out.push_back(t.substr(run, i - run));
+        out.push_back(t.substr(i, len));
+        run = i + len;
+      }
+      i += len;
+    }
+    if (run < t.size()) out.push_back(t.substr(run));
+  }
+  return out;
+}
+
+ShingleMatch match_shingles(std::string_view gold, std::string_view prediction, std::size_t n, bool cjk_chars) {
   std::vector<std::string_view> gold_tokens = word_tokens(gold);
   std::vector<std::string_view> pred_tokens = word_tokens(prediction);
+  if (cjk_chars) {
+    gold_tokens = cjk_char_tokens(gold_tokens);
+    pred_tokens = cjk_char_tokens(pred_tokens);
+  }
   ShingleMatch m;
   m.exact = gold_tokens == pred_tokens;
   ShingleCounts g = shingles(gold_tokens, n);
@@ -143,10 +199,25 @@ Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std
     page.id = key;
     auto it = predictions->find(key);
     page.predicted = it != predictions->end();
-    page.match = match_shingles(body, page.predicted ? std::string_view(it->second) : std::string_view());
+    const std::string_view predicted = page.predicted ? std::string_view(it->second) : std::string_view();
+    page.match = match_shingles(body, predicted);
+    page.cjk = is_cjk_gold(body);
+    page.match_cjk = page.cjk ? match_shingles(body, predicted, 4, true) : page.match;
     pages.push_back(std::move(page));
   }
-  return score_pages(std::move(pages));
+  std::vector<PageScore> by_char = pages;
+  std::size_t cjk_pages = 0;
+  for (PageScore& p : by_char) {
+    p.match = p.match_cjk;
+    cjk_pages += p.cjk;
+  }
+  ExtractScore chars = score_pages(std::move(by_char));
+  ExtractScore score = score_pages(std::move(pages));
+  score.cjk_pages = cjk_pages;
+  score.precision_cjk = chars.precision;
+  score.recall_cjk = chars.recall;
+  score.f1_cjk = chars.f1;
+  return score;
 }
 
 namespace {

@@ -121,9 +121,13 @@ std::string lower_case(std::string_view text) {
   return out;
 }
 
-WordMatch match_words(std::string_view gold, std::string_view prediction) {
+WordMatch match_words(std::string_view gold, std::string_view prediction, bool cjk_chars) {
   std::string g = lower_case(gold), p = lower_case(prediction);
   std::vector<std::string_view> gold_tokens = word_tokens(g), pred_tokens = word_tokens(p);
+  if (cjk_chars) {
+    gold_tokens = cjk_char_tokens(gold_tokens);
+    pred_tokens = cjk_char_tokens(pred_tokens);
+  }
   WordMatch m;
   if (gold_tokens.empty()) {
     m.precision = m.recall = m.f1 = pred_tokens.empty() ? 1.0 : 0.0;
@@ -200,6 +204,9 @@ Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& 
     const std::string prediction = page.predicted ? it->second : std::string();
     if (!page.predicted) ++score.missing;
     page.match = match_words(content, prediction);
+    page.cjk = is_cjk_gold(content);
+    page.match_cjk = page.cjk ? match_words(content, prediction, true) : page.match;
+    score.cjk_pages += page.cjk;
     const std::string predicted_lower = lower_case(prediction);
     for (const std::string& snippet : strings_of(truth, "with")) {
       ++page.with_total;
@@ -224,6 +231,13 @@ Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& 
   }
   score.all = wcxb_totals(all);
   for (const auto& [type, pages] : typed) score.by_type[type] = wcxb_totals(pages);
+  std::vector<WcxbPage> by_char = score.per_page;
+  std::vector<const WcxbPage*> all_by_char;
+  for (WcxbPage& p : by_char) {
+    p.match = p.match_cjk;
+    all_by_char.push_back(&p);
+  }
+  score.all_cjk = wcxb_totals(all_by_char);
   return score;
 }
 

@@ -48,6 +48,23 @@ TEST(Shingles, GoldKeysFromFileIds) {
   EXPECT_EQ(gold_key("urn:uuid:1"), "urn:uuid:1");
 }
 
+// Chinese or Japanese gold is also scored with each character a token: a
+// clause missing one character scores 0 by \w+ runs and close to 1 so.
+TEST(CjkScoring, ChineseAndJapaneseGoldIsAlsoScoredByCharacter) {
+  EXPECT_TRUE(is_cjk_gold("我能吞下玻璃而不伤身体。"));
+  EXPECT_TRUE(is_cjk_gold("私はガラスを食べられます。 It does not hurt."));
+  EXPECT_FALSE(is_cjk_gold("An English page quoting 中文 once."));
+  EXPECT_EQ(cjk_char_tokens({"abc", "中文x", "かな"}),
+            (std::vector<std::string_view>{"abc", "中", "文", "x", "か", "な"}));
+  const std::string gold = "我能吞下玻璃而不伤身体", prediction = "我能吞下玻璃而不伤身";
+  EXPECT_DOUBLE_EQ(match_words(gold, prediction).f1, 0.0);
+  WordMatch chars = match_words(gold, prediction, true);
+  EXPECT_DOUBLE_EQ(chars.precision, 1.0);
+  EXPECT_DOUBLE_EQ(chars.recall, 10.0 / 11.0);
+  EXPECT_EQ(match_shingles(gold, prediction).tp, 0.0);
+  EXPECT_GT(match_shingles(gold, prediction, 4, true).tp, 0.8);
+}
+
 // The snippet score pools snippets over pages, collapses white space (a
 // no-break space included) and counts a page with no prediction as empty.
 TEST(Snippets, PooledOverPagesAfterCollapsingWhiteSpace) {
