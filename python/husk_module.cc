@@ -75,7 +75,7 @@ struct Options {
   bool sign = false;
   std::vector<std::string> signers;
   std::string idf;
-  uint32_t page_timeout_ms = ProcessorOptions{}.page_timeout_ms;
+  uint32_t page_timeout_ms = kDefaultPageTimeoutMs;
 };
 
 class PyProcessor {
@@ -478,7 +478,7 @@ PYBIND11_MODULE(_husk, m) {
            py::arg("extractor") = "auto", py::arg("format") = "text", py::arg("links") = false,
            py::arg("images") = false, py::arg("comments") = false, py::arg("preset") = py::none(),
            py::arg("sign") = false, py::arg("signers") = std::vector<std::string>{}, py::arg("idf") = py::none(),
-           py::arg("page_timeout_ms") = ProcessorOptions{}.page_timeout_ms)
+           py::arg("page_timeout_ms") = kDefaultPageTimeoutMs)
       .def("process", &PyProcessor::process, py::arg("html"), py::arg("url") = py::none())
       .def("process_batch", &PyProcessor::process_batch, py::arg("batch"), py::arg("jobs") = 0);
 

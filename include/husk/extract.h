@@ -308,7 +308,7 @@ struct PageView {
   // The block features, when the processor computed them already (for the
   // page type); the learned extractor computes them itself otherwise.
   const PageFeatures* features = nullptr;
-  Deadline deadline;  // the page's; an extractor may stop early when it passes
+  Deadline deadline = {};  // the page's; an extractor may stop early when it passes
 };
 
 class Extractor {

@@ -37,6 +37,9 @@
 
 namespace husk {
 
+// ProcessorOptions::page_timeout_ms's default (see there).
+inline constexpr uint32_t kDefaultPageTimeoutMs = 10000;
+
 struct ProcessorOptions {
   DecodeOptions decode;
   ParseOptions parse;
@@ -70,7 +73,7 @@ struct ProcessorOptions {
   // 10 s: none of the 3,233 pages of AEB, WCXB dev, traf-snippets-dev and
   // the near-duplicate set takes 300 ms on one core (docs/cli.md), and
   // trafilatura's own limit is 30 s.
-  uint32_t page_timeout_ms = 10000;
+  uint32_t page_timeout_ms = kDefaultPageTimeoutMs;
 };
 
 // Everything husk says about one page.
@@ -106,8 +109,8 @@ struct Document {
   // From ProcessorOptions::page_timeout_ms, set when the page arrived;
   // the time between analyze() and finish() (a site's templates learned
   // meanwhile) is not the page's and moves it on.
-  Deadline deadline;
-  std::chrono::steady_clock::time_point analyzed;
+  Deadline deadline = {};
+  std::chrono::steady_clock::time_point analyzed = {};
   std::string content_language;  // the HTTP header, a hint for the language
   Blocks blocks;
   std::optional<Dom> dom;  // kept when asked for

@@ -24,7 +24,7 @@ struct ExtractArgs {
   std::size_t min_group_pages = TemplateOptions{}.min_group_pages;
   unsigned jobs = 0;
   std::size_t max_page_bytes = IngestOptions{}.max_page_bytes;
-  uint32_t page_timeout_ms = ProcessorOptions{}.page_timeout_ms;
+  uint32_t page_timeout_ms = kDefaultPageTimeoutMs;
   bool with_markdown = false;
   bool with_html = false;
   bool links = false;

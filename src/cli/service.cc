@@ -39,7 +39,7 @@ struct StackOptions {
   std::string templates;  // a template store to extract known sites with
   std::string idf;        // collection statistics: simhash candidates too
   std::size_t map_size_mib = IndexOptions{}.map_size >> 20;  // the index's limit
-  uint32_t page_timeout_ms = ProcessorOptions{}.page_timeout_ms;
+  uint32_t page_timeout_ms = kDefaultPageTimeoutMs;
 };
 
 Result<Stack> open_stack(const StackOptions& o) {

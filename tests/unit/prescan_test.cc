@@ -135,7 +135,8 @@ TEST(Prescan, ManyUnclosedTitlesStayLinear) {
 TEST(Prescan, PagesWithoutTheirTitleEndTagExtractTheSame) {
   const std::string aeb = test::dataset("article-extraction-benchmark");
   if (aeb.empty()) GTEST_SKIP() << "no article-extraction-benchmark";
-  Result<Processor> processor = Processor::make(ProcessorOptions{});
+  const ProcessorOptions defaults;
+  Result<Processor> processor = Processor::make(defaults);
   ASSERT_TRUE(processor.ok());
   std::size_t pages = 0, tested = 0;
   std::vector<RawPage> read;
