@@ -20,15 +20,15 @@ namespace husk {
 
 namespace {
 
-Status timeout_status(uint32_t budget_ms) {
-  return Status(Code::kTimeout, "the page took longer than its " + std::to_string(budget_ms) +
-                                    " ms budget (--page-timeout)");
-}
-
-// Fails a document whose time has run out; true then.
-bool timed_out(Document& d, uint32_t budget_ms) {
-  if (!d.deadline.passed()) return false;
-  d.result.status = timeout_status(budget_ms);
+// Fails a page whose time has run out, its outputs cleared; true then.
+bool out_of_time(const Deadline& deadline, uint32_t budget_ms, PageResult& result) {
+  if (!deadline.passed()) return false;
+  result.status = Status(Code::kTimeout, "the page took longer than its " + std::to_string(budget_ms) +
+                                             " ms budget (--page-timeout)");
+  result.text.clear();
+  result.markdown.clear();
+  result.html.clear();
+  result.signatures.reset();
   return true;
 }
 
@@ -195,13 +195,13 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
     Decoded decoded = page.is_unicode ? decode_utf8(page.bytes) : decode(page.bytes, page.content_type, o.decode);
     result.charset = decoded.charset;
     result.warnings = std::move(decoded.warnings);
-    if (timed_out(d, options_->page_timeout_ms)) return d;
+    if (out_of_time(d.deadline, options_->page_timeout_ms, result)) return d;
     Result<Dom> dom = parse(decoded.html, o.parse);
     if (!dom.ok()) {
       result.status = dom.status();
       return d;
     }
-    if (timed_out(d, options_->page_timeout_ms)) return d;
+    if (out_of_time(d.deadline, options_->page_timeout_ms, result)) return d;
     d.blocks = segment(*dom, o.segment);
     // A page rendered by script shows crawlers its server-rendered copy in
     // <noscript> (forum software does): when the page alone has almost no
@@ -231,7 +231,7 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
       }
     }
     for (const std::string& w : dom->warnings()) result.warnings.push_back(w);
-    if (timed_out(d, options_->page_timeout_ms)) return d;
+    if (out_of_time(d.deadline, options_->page_timeout_ms, result)) return d;
     result.title = choose_title(d.blocks);
     if (keep_dom) d.dom.emplace(std::move(*dom));
     d.analyzed = std::chrono::steady_clock::now();
@@ -246,26 +246,15 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
 PageResult Processor::finish(Document&& d, Trace* trace) const {
   if (d.deadline.at != Deadline{}.at && d.analyzed != std::chrono::steady_clock::time_point{})
     d.deadline.at += std::chrono::steady_clock::now() - d.analyzed;
-  if (d.result.status.ok()) timed_out(d, options_->page_timeout_ms);
   PageResult result = std::move(d.result);
-  if (!result.status.ok()) return result;
-  // Fails the page when its time has run out, its text and signatures
-  // cleared; true then.
-  auto out_of_time = [&] {
-    if (!d.deadline.passed()) return false;
-    result.status = timeout_status(options_->page_timeout_ms);
-    result.text.clear();
-    result.markdown.clear();
-    result.html.clear();
-    result.signatures.reset();
-    return true;
-  };
+  auto expired = [&] { return out_of_time(d.deadline, options_->page_timeout_ms, result); };
+  if (!result.status.ok() || expired()) return result;
   try {
     const ProcessorOptions& o = *options_;
     std::string_view path = result.source.empty() ? std::string_view(result.id) : std::string_view(result.source);
     PageType type;
     Labels labels = cascade_->run(o, d.blocks, d.dom ? &*d.dom : nullptr, result.url, path, &type, d.deadline);
-    if (out_of_time()) return result;
+    if (expired()) return result;
     result.page_type = std::move(type.name);
     for (std::string& w : labels.warnings) result.warnings.push_back(std::move(w));
     result.extractor = labels.extractor;
@@ -281,7 +270,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata);
     if (!result.metadata.title.empty()) result.title = result.metadata.title;
     result.language = identify_language(result.text, d.blocks.lang, d.content_language);
-    if (out_of_time()) return result;
+    if (expired()) return result;
     if (o.markdown || o.html) {
       FormatOptions format = o.format;
       format.base_url = d.blocks.facts.base.empty() ? result.url : resolve_url(result.url, d.blocks.facts.base);
@@ -294,12 +283,12 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       if (i < labels.keep.size() && labels.keep[i]) kept_words += d.blocks.blocks[i].features.words;
     }
     result.boilerplate = all_words > 0 ? 1.0 - kept_words / all_words : 0.0;
-    if (out_of_time()) return result;
+    if (expired()) return result;
     if (o.sign) {
       Signatures s = sign(result.text);
       if (s.terms > 0) result.signatures = std::move(s);
     }
-    if (out_of_time()) return result;
+    if (expired()) return result;
     if (trace != nullptr) {
       trace->blocks = std::move(d.blocks);
       trace->labels = std::move(labels);

@@ -1,3 +1,5 @@
+#include <unicode/utf8.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -44,21 +46,20 @@ ShingleCounts shingles(const std::vector<std::string_view>& tokens, std::size_t 
 
 namespace {
 
-bool is_cjk_char(uint32_t cp) {
+bool is_cjk_char(UChar32 cp) {
   return (cp >= 0x3040 && cp <= 0x30FF) ||    // Hiragana, Katakana
          (cp >= 0x3400 && cp <= 0x9FFF) ||    // CJK ideographs (ext. A and unified)
          (cp >= 0xF900 && cp <= 0xFAFF) ||    // compatibility ideographs
          (cp >= 0x20000 && cp <= 0x2FFFF);    // ext. B and beyond
 }
 
-// The code point at s[i] and its length in bytes (1 for a stray byte).
-std::pair<uint32_t, std::size_t> code_point(std::string_view s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  const std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-  if (len == 1 || i + len > s.size()) return {c, 1};
-  uint32_t cp = c & (0xFF >> (len + 1));
-  for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-  return {cp, len};
+// The code point at s[i] (negative for an invalid sequence, as ICU's
+// U8_NEXT says) and where the next one starts.
+std::pair<UChar32, std::size_t> code_point(std::string_view s, std::size_t i) {
+  auto at = static_cast<int32_t>(i);
+  UChar32 cp = 0;
+  U8_NEXT(reinterpret_cast<const uint8_t*>(s.data()), at, static_cast<int32_t>(s.size()), cp);
+  return {cp, static_cast<std::size_t>(at)};
 }
 
 }  // namespace
@@ -66,12 +67,12 @@ std::pair<uint32_t, std::size_t> code_point(std::string_view s, std::size_t i) {
 bool is_cjk_gold(std::string_view text) {
   std::size_t cjk = 0, all = 0;
   for (std::size_t i = 0; i < text.size();) {
-    auto [cp, len] = code_point(text, i);
-    if (!is_ascii_space(static_cast<char>(cp < 0x80 ? cp : 'x'))) {
+    auto [cp, next] = code_point(text, i);
+    if (!(cp >= 0 && cp < 0x80 && is_ascii_space(static_cast<char>(cp)))) {
       ++all;
       cjk += is_cjk_char(cp);
     }
-    i += len;
+    i = next;
   }
   return all > 0 && cjk * 10 >= all * 3;
 }
@@ -81,13 +82,13 @@ std::vector<std::string_view> cjk_char_tokens(const std::vector<std::string_view
   for (std::string_view t : tokens) {
     std::size_t run = 0;  // start of the current non-CJK run
     for (std::size_t i = 0; i < t.size();) {
-      auto [cp, len] = code_point(t, i);
+      auto [cp, next] = code_point(t, i);
       if (is_cjk_char(cp)) {
         if (i > run) out.push_back(t.substr(run, i - run));
-        out.push_back(t.substr(i, len));
-        run = i + len;
+        out.push_back(t.substr(i, next - i));
+        run = next;
       }
-      i += len;
+      i = next;
     }
     if (run < t.size()) out.push_back(t.substr(run));
   }
@@ -230,31 +231,17 @@ std::string collapse_white_space(std::string_view s) {
   out.reserve(s.size());
   bool space = false;
   for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = 1;
-    bool white = is_ascii_space(static_cast<char>(c));
-    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xA0) {
-      white = true;
-      len = 2;
-    } else if (c == 0xE2 && i + 2 < s.size()) {
-      const auto b1 = static_cast<unsigned char>(s[i + 1]), b2 = static_cast<unsigned char>(s[i + 2]);
-      if ((b1 == 0x80 && (b2 <= 0x8A || b2 == 0xAF)) || (b1 == 0x81 && b2 == 0x9F)) {
-        white = true;
-        len = 3;
-      }
-    } else if (c == 0xE3 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-               static_cast<unsigned char>(s[i + 2]) == 0x80) {
-      white = true;
-      len = 3;
-    }
+    auto [cp, next] = code_point(s, i);
+    const bool white = (cp >= 0 && cp < 0x80 && is_ascii_space(static_cast<char>(cp))) || cp == 0xA0 ||
+                       (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F || cp == 0x3000;
     if (white) {
       space = !out.empty();
     } else {
       if (space) out.push_back(' ');
       space = false;
-      out.append(s.substr(i, len));
+      out.append(s.substr(i, next - i));
     }
-    i += len;
+    i = next;
   }
   return out;
 }

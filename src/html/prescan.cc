@@ -91,6 +91,8 @@ bool keeps_white_space(uint64_t c) {
   return c == code_of("pre") || c == code_of("listing") || c == code_of("plaintext");
 }
 
+bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
 // White space as the HTML tokenizer defines it (no vertical tab).
 bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
@@ -180,7 +182,7 @@ class Prescanner {
       i = static_cast<const char*>(lt) - in_.data();
       if (i + 1 >= n) break;
       char next = in_[i + 1];
-      const bool tag = next == '!' || next == '/' || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z');
+      const bool tag = next == '!' || next == '/' || is_ascii_letter(next);
       if (!tag) {
         ++i;  // a '<' of the text
         continue;
@@ -438,12 +440,15 @@ class Prescanner {
       if (lt == nullptr) break;
       i = static_cast<const char*>(lt) - in_.data();
       const char next = in_[i + 1];
-      const bool letter = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z');
-      const bool end_tag = next == '/' && i + 2 < n && ((in_[i + 2] >= 'a' && in_[i + 2] <= 'z') ||
-                                                        (in_[i + 2] >= 'A' && in_[i + 2] <= 'Z'));
-      if (end_tag || (markup_only && (letter || next == '!'))) {
-        if (never_closed_++ == 0)
-          warnings_.push_back("<" + ascii_lower(name) + "> never closed; ended at byte " + std::to_string(i));
+      const bool end_tag = next == '/' && i + 2 < n && is_ascii_letter(in_[i + 2]);
+      if (end_tag || (markup_only && (is_ascii_letter(next) || next == '!'))) {
+        if (never_closed_++ == 0) {
+          // Built by appending: GCC 12 warns falsely (-Wrestrict) on "<" + string.
+          std::string warning(1, '<');
+          warning += ascii_lower(name);
+          warning += "> never closed; ended at byte " + std::to_string(i);
+          warnings_.push_back(std::move(warning));
+        }
         return i;
       }
       ++i;

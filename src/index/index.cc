@@ -14,7 +14,6 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
-#include <functional>
 #include <future>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -541,23 +540,24 @@ struct Index::Impl {
   // group does not fit, it is written again one page at a time, each in a
   // nested transaction: the pages that do not fit fail alone.
   void commit(std::vector<Job*>& jobs) {
-    int rc = commit(jobs, /*each_alone=*/false);
-    if (rc == MDB_MAP_FULL) rc = commit(jobs, /*each_alone=*/true);
-  }
-
-  int commit(std::vector<Job*>& jobs, bool each_alone) {
     bool full = false;
     {
       ReadTxn r(env);  // read as stats() reads it, before the write begins
       full = r.rc == 0 && used_bytes(r.txn) >= options.map_size;
     }
+    if (commit(jobs, full, /*each_alone=*/false) == MDB_MAP_FULL) commit(jobs, full, /*each_alone=*/true);
+  }
+
+  // `full`: adds are refused. Returns LMDB's outcome; MDB_MAP_FULL without
+  // `each_alone` leaves the jobs unanswered, for the second pass.
+  int commit(std::vector<Job*>& jobs, bool full, bool each_alone) {
     WriteTxn w;
     int rc = mdb_txn_begin(env, nullptr, 0, &w.txn);
     Txn txn(w.txn);
     txn.fail(rc);
     // Runs `write` in a transaction nested in the group's, kept when it
     // succeeds; false when it did not fit.
-    auto alone = [&](const std::function<void(Txn&)>& write) {
+    auto alone = [&](auto&& write) {
       MDB_txn* child = nullptr;
       int crc = mdb_txn_begin(env, w.txn, 0, &child);
       if (crc != 0) {
