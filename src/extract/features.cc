@@ -211,52 +211,125 @@ bool is_furniture_tag(Tag t) {
          t == Tag::kMenu;
 }
 
-// The fixed columns, in order; the families' two columns each follow.
-constexpr const char* kFixedNames[] = {
-    // page
-    "page_words_log", "page_blocks_log", "page_link_density", "page_main_share", "page_density_share",
-    "page_schema_article", "page_schema_product", "page_schema_discussion", "page_schema_list", "page_schema_docs",
-    "page_schema_organization", "page_og_article", "page_og_product", "page_price_share", "page_pre_share",
-    "page_list_share", "page_table_share", "url_known", "url_depth", "url_forum", "url_product", "url_collection",
-    "url_article", "url_docs",
-    // block
-    "words_log", "link_density", "text_density", "local_link_ratio", "avg_word_len", "ends_sentence",
-    "punct_per_word", "digit_ratio", "cap_ratio", "has_price", "has_year", "heading", "is_title", "duplicates_log",
-    "position", "word_position", "tag_p", "tag_li", "tag_cell", "tag_pre", "tag_dl", "tag_quote", "tag_caption",
-    "tag_generic", "in_form", "in_address",
-    // neighbours
-    "prev_words_log", "next_words_log", "prev_link_density", "next_link_density", "window_link_density",
-    "window_words_log",
-    // structure
-    "depth", "in_main", "in_furniture", "in_header", "in_footer", "in_nav", "in_aside", "list_depth", "in_table",
-    "density_keep", "parent_link_density", "grandparent_link_density", "parent_share", "parent_blocks_log",
-    "path_repeat_log", "same_siblings_log", "in_schema_article", "in_schema_product", "in_schema_review",
-    "in_schema_comment", "in_schema_breadcrumb", "in_schema_list_item", "in_article_body", "in_description", "in_aria_hidden", "from_json_ld",
-    // more of the block
-    "stopword_ratio", "has_url", "title_overlap", "before_h1", "h1_distance", "is_end_marker", "after_end_marker",
-    // the repeated item it belongs to
-    "item_count_log", "item_position", "item_words_log", "item_link_density", "item_distance", "item_first_block",
-};
-constexpr std::size_t kFixed = std::size(kFixedNames);
+// The fixed columns, in order, each an enumerator and its name written once;
+// the families' two columns each follow. A model names the columns it was
+// trained on, and the extractors refuse one whose names differ.
+#define HUSK_FIXED_COLUMNS(X) \
+  /* page */ \
+  X(kPageWords, "page_words_log") \
+  X(kPageBlocks, "page_blocks_log") \
+  X(kPageLinkDensity, "page_link_density") \
+  X(kPageMainShare, "page_main_share") \
+  X(kPageDensityShare, "page_density_share") \
+  X(kPageSchemaArticle, "page_schema_article") \
+  X(kPageSchemaProduct, "page_schema_product") \
+  X(kPageSchemaDiscussion, "page_schema_discussion") \
+  X(kPageSchemaList, "page_schema_list") \
+  X(kPageSchemaDocs, "page_schema_docs") \
+  X(kPageSchemaOrganization, "page_schema_organization") \
+  X(kPageOgArticle, "page_og_article") \
+  X(kPageOgProduct, "page_og_product") \
+  X(kPagePriceShare, "page_price_share") \
+  X(kPagePreShare, "page_pre_share") \
+  X(kPageListShare, "page_list_share") \
+  X(kPageTableShare, "page_table_share") \
+  X(kUrlKnown, "url_known") \
+  X(kUrlDepth, "url_depth") \
+  X(kUrlForum, "url_forum") \
+  X(kUrlProduct, "url_product") \
+  X(kUrlCollection, "url_collection") \
+  X(kUrlArticle, "url_article") \
+  X(kUrlDocs, "url_docs") \
+  /* block */ \
+  X(kWords, "words_log") \
+  X(kLinkDensity, "link_density") \
+  X(kTextDensity, "text_density") \
+  X(kLocalLinkRatio, "local_link_ratio") \
+  X(kAvgWordLen, "avg_word_len") \
+  X(kEndsSentence, "ends_sentence") \
+  X(kPunctPerWord, "punct_per_word") \
+  X(kDigitRatio, "digit_ratio") \
+  X(kCapRatio, "cap_ratio") \
+  X(kHasPrice, "has_price") \
+  X(kHasYear, "has_year") \
+  X(kHeading, "heading") \
+  X(kIsTitle, "is_title") \
+  X(kDuplicates, "duplicates_log") \
+  X(kPosition, "position") \
+  X(kWordPosition, "word_position") \
+  X(kTagP, "tag_p") \
+  X(kTagLi, "tag_li") \
+  X(kTagCell, "tag_cell") \
+  X(kTagPre, "tag_pre") \
+  X(kTagDl, "tag_dl") \
+  X(kTagQuote, "tag_quote") \
+  X(kTagCaption, "tag_caption") \
+  X(kTagGeneric, "tag_generic") \
+  X(kInForm, "in_form") \
+  X(kInAddress, "in_address") \
+  /* neighbours */ \
+  X(kPrevWords, "prev_words_log") \
+  X(kNextWords, "next_words_log") \
+  X(kPrevLinkDensity, "prev_link_density") \
+  X(kNextLinkDensity, "next_link_density") \
+  X(kWindowLinkDensity, "window_link_density") \
+  X(kWindowWords, "window_words_log") \
+  /* structure */ \
+  X(kDepth, "depth") \
+  X(kInMain, "in_main") \
+  X(kInFurniture, "in_furniture") \
+  X(kInHeader, "in_header") \
+  X(kInFooter, "in_footer") \
+  X(kInNav, "in_nav") \
+  X(kInAside, "in_aside") \
+  X(kListDepth, "list_depth") \
+  X(kInTable, "in_table") \
+  X(kDensityKeep, "density_keep") \
+  X(kParentLinkDensity, "parent_link_density") \
+  X(kGrandparentLinkDensity, "grandparent_link_density") \
+  X(kParentShare, "parent_share") \
+  X(kParentBlocks, "parent_blocks_log") \
+  X(kPathRepeat, "path_repeat_log") \
+  X(kSameSiblings, "same_siblings_log") \
+  X(kInSchemaArticle, "in_schema_article") \
+  X(kInSchemaProduct, "in_schema_product") \
+  X(kInSchemaReview, "in_schema_review") \
+  X(kInSchemaComment, "in_schema_comment") \
+  X(kInSchemaBreadcrumb, "in_schema_breadcrumb") \
+  X(kInSchemaListItem, "in_schema_list_item") \
+  X(kInArticleBody, "in_article_body") \
+  X(kInDescription, "in_description") \
+  X(kInAriaHidden, "in_aria_hidden") \
+  X(kFromJsonLd, "from_json_ld") \
+  /* more of the block */ \
+  X(kStopwordRatio, "stopword_ratio") \
+  X(kHasUrl, "has_url") \
+  X(kTitleOverlap, "title_overlap") \
+  X(kBeforeH1, "before_h1") \
+  X(kH1Distance, "h1_distance") \
+  X(kIsEndMarker, "is_end_marker") \
+  X(kAfterEndMarker, "after_end_marker") \
+  /* the repeated item it belongs to */ \
+  X(kItemCount, "item_count_log") \
+  X(kItemPosition, "item_position") \
+  X(kItemWords, "item_words_log") \
+  X(kItemLinkDensity, "item_link_density") \
+  X(kItemDistance, "item_distance") \
+  X(kItemFirstBlock, "item_first_block")
 
 enum Col : std::size_t {
-  kPageWords, kPageBlocks, kPageLinkDensity, kPageMainShare, kPageDensityShare, kPageSchemaArticle,
-  kPageSchemaProduct, kPageSchemaDiscussion, kPageSchemaList, kPageSchemaDocs, kPageSchemaOrganization,
-  kPageOgArticle, kPageOgProduct, kPagePriceShare, kPagePreShare, kPageListShare, kPageTableShare, kUrlKnown,
-  kUrlDepth, kUrlForum, kUrlProduct, kUrlCollection, kUrlArticle, kUrlDocs,
-  kWords, kLinkDensity, kTextDensity, kLocalLinkRatio, kAvgWordLen, kEndsSentence, kPunctPerWord, kDigitRatio,
-  kCapRatio, kHasPrice, kHasYear, kHeading, kIsTitle, kDuplicates, kPosition, kWordPosition, kTagP, kTagLi,
-  kTagCell, kTagPre, kTagDl, kTagQuote, kTagCaption, kTagGeneric, kInForm, kInAddress,
-  kPrevWords, kNextWords, kPrevLinkDensity, kNextLinkDensity, kWindowLinkDensity, kWindowWords,
-  kDepth, kInMain, kInFurniture, kInHeader, kInFooter, kInNav, kInAside, kListDepth, kInTable, kDensityKeep,
-  kParentLinkDensity, kGrandparentLinkDensity, kParentShare, kParentBlocks, kPathRepeat, kSameSiblings,
-  kInSchemaArticle, kInSchemaProduct, kInSchemaReview, kInSchemaComment, kInSchemaBreadcrumb, kInSchemaListItem,
-  kInArticleBody, kInDescription, kInAriaHidden, kFromJsonLd,
-  kStopwordRatio, kHasUrl, kTitleOverlap, kBeforeH1, kH1Distance, kIsEndMarker, kAfterEndMarker,
-  kItemCount, kItemPosition, kItemWords, kItemLinkDensity, kItemDistance, kItemFirstBlock,
+#define HUSK_COLUMN_ENUM(e, name) e,
+  HUSK_FIXED_COLUMNS(HUSK_COLUMN_ENUM)
+#undef HUSK_COLUMN_ENUM
   kFirstFamily,
 };
-static_assert(kFirstFamily == kFixed, "a name for every fixed column");
+
+constexpr const char* kFixedNames[] = {
+#define HUSK_COLUMN_NAME(e, name) name,
+    HUSK_FIXED_COLUMNS(HUSK_COLUMN_NAME)
+#undef HUSK_COLUMN_NAME
+};
+static_assert(std::size(kFixedNames) == kFirstFamily, "a name for every fixed column");
 
 bool is_token_separator(char c) { return c == ' ' || c == '-' || c == '_' || c == '\t' || c == '\n'; }
 
