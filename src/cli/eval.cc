@@ -46,6 +46,11 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
     nlohmann::ordered_json types = nlohmann::ordered_json::object();
     for (const auto& [type, t] : s.by_type) types[type] = totals_json(t);
     j["by_type"] = types;
+    if (!s.by_language.empty()) {
+      nlohmann::ordered_json languages = nlohmann::ordered_json::object();
+      for (const auto& [language, t] : s.by_language) languages[language] = totals_json(t);
+      j["by_language"] = languages;
+    }
     for (const auto& [name, f] : {std::pair{"title", &s.title}, {"author", &s.author}, {"date", &s.date}})
       j[name] = {{"accuracy", f->accuracy()}, {"pages", f->total}};
     std::printf("%s\n", j.dump().c_str());
@@ -64,6 +69,11 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
     for (const auto& [type, t] : s.by_type)
       std::printf("%-14s %6zu %9.4f %9.4f %9.4f %7.3f %8.3f\n", type.c_str(), t.pages, t.precision, t.recall, t.f1,
                   t.with_rate, t.without_rate);
+    if (!s.by_language.empty()) {
+      std::printf("\n%-14s %6s %9s %9s %9s\n", "language", "pages", "precision", "recall", "f1");
+      for (const auto& [language, t] : s.by_language)
+        std::printf("%-14s %6zu %9.4f %9.4f %9.4f\n", language.c_str(), t.pages, t.precision, t.recall, t.f1);
+    }
   }
   if (args.worst > 0) {
     std::vector<const WcxbPage*> pages;
@@ -80,6 +90,7 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
     for (const WcxbPage& p : s.per_page) {
       nlohmann::ordered_json j = {{"id", p.id},
                                   {"type", p.type},
+                                  {"language", p.language},
                                   {"f1", p.match.f1},
                                   {"precision", p.match.precision},
                                   {"recall", p.match.recall},

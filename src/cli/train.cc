@@ -89,17 +89,28 @@ int run_train_extract(const TrainArgs& args) {
   if (!pages) return 1;
   if (!args.dump.empty())
     if (Status st = dump(args.dump, features, *pages); !st.ok()) return fail("train", st.message(), 1);
-  if (args.output.empty()) return 0;
+  if (args.output.empty() && !args.dump.empty()) return 0;
   CrossValidation cv;
   Result<std::string> model = train_block_model(*pages, features.names(), args.model, &cv);
   if (!model.ok()) return fail("train", model.status().message(), 1);
   if (cv.folds > 0) {
-    std::printf("cross-validation, %zu folds grouped by domain (mean page F1, WCXB word score):\n", cv.folds);
+    if (cv.by_collection)
+      std::printf("cross-validation, leave one collection out (%zu collections; each scored by a model trained on the "
+                  "others; mean page F1, pooled snippet F1 for a snippet set):\n",
+                  cv.folds);
+    else
+      std::printf("cross-validation, %zu folds grouped by domain (mean page F1, pooled snippet F1 for a snippet set; "
+                  "the threshold's figure is the mean over the collections):\n",
+                  cv.folds);
     for (const auto& [threshold, f1] : cv.f1)
       std::printf("  threshold %.2f  F1 %.4f%s\n", threshold, f1, threshold == cv.threshold ? "  <- chosen" : "");
     for (const auto& [type, f1] : cv.f1_by_type) std::printf("  %-14s %.4f\n", type.c_str(), f1);
-    if (cv.f1_by_source.size() > 1)
-      for (const auto& [source, f1] : cv.f1_by_source) std::printf("  %-30s %.4f\n", source.c_str(), f1);
+    for (const auto& [source, f1] : cv.f1_by_source) std::printf("  %-30s %.4f\n", source.c_str(), f1);
+    for (const auto& [language, f1] : cv.f1_by_language) std::printf("  language %-21s %.4f\n", language.c_str(), f1);
+  }
+  if (args.output.empty()) {
+    std::fprintf(stderr, "husk train: no model written (-o FILE writes it)\n");
+    return 0;
   }
   return write_model(args.output, *model);
 }
@@ -109,6 +120,9 @@ int run_train_page_type(const TrainArgs& args) {
   FeatureExtractor features(options.extract);
   std::optional<std::vector<TrainingPage>> pages = training_pages(args, options, features);
   if (!pages) return 1;
+  // A snippet set says what to keep, not what kind of page it is.
+  if (std::erase_if(*pages, [](const TrainingPage& p) { return p.snippet_gold; }) > 0)
+    std::fprintf(stderr, "husk train: the snippet sets' pages name no page type and are left out\n");
   PageTypeValidation cv;
   Result<std::string> model = train_page_type_model(*pages, features, args.page_type, &cv);
   if (!model.ok()) return fail("train", model.status().message(), 1);
@@ -127,7 +141,10 @@ int run_train_page_type(const TrainArgs& args) {
       std::printf("  %.3f\n", all ? static_cast<double>(cv.confusion[g][g]) / static_cast<double>(all) : 0.0);
     }
   }
-  if (args.output.empty()) return 0;
+  if (args.output.empty()) {
+    std::fprintf(stderr, "husk train: no model written (-o FILE writes it)\n");
+    return 0;
+  }
   return write_model(args.output, *model);
 }
 
@@ -143,6 +160,8 @@ Command add_train_command(CLI::App& app) {
         ->check(CLI::ExistingPath);
     sub->add_option("-o,--output", args->output, "Write the trained model (XGBoost UBJSON) to FILE");
     sub->add_option("--folds", tree.folds, "Cross-validation folds grouped by domain (0: none)")->capture_default_str();
+    sub->add_flag("--leave-collection-out", tree.by_collection,
+                  "Cross-validate by collection instead: each gold set scored by a model trained on the others");
     sub->add_option("--rounds", tree.rounds, "Boosting rounds")->capture_default_str();
     sub->add_option("--depth", tree.max_depth, "Tree depth")->capture_default_str();
     sub->add_option("--eta", tree.eta, "Learning rate (shrinkage of each tree)")->capture_default_str();
@@ -152,9 +171,11 @@ Command add_train_command(CLI::App& app) {
   };
   const char* gold_help =
       "A gold set is a WCXB-layout split's directory (html/NNNN.html.gz beside\n"
-      "ground-truth/NNNN.json) or a ground-truth.json {id: {articleBody, url}} with\n"
-      "html/<id>.html.gz beside it (every page an article). husk's own models and\n"
-      "the commands that made them: README, \"The learned extractor\".";
+      "ground-truth/NNNN.json; daniel-dev's layout too), a ground-truth.json\n"
+      "{id: {articleBody, url}} with html/<id>.html.gz beside it (every page an\n"
+      "article), or a snippet set's evaldata.json {url: {file, with, without}} with\n"
+      "html/<file>.gz beside it (only the blocks its snippets cover are labelled).\n"
+      "husk's own models and the commands that made them: docs/architecture.md.";
   CLI::App* extract = cmd->add_subcommand(
       "extract", std::string("The block model of the learned extractor: every page of the gold sets analysed,\n"
                              "its blocks' features labelled by the gold text, cross-validated by domain, then\n"

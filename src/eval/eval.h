@@ -152,6 +152,7 @@ WordMatch match_words(std::string_view gold, std::string_view prediction, bool c
 struct WcxbPage {
   std::string id;    // the gold file's stem ("0001")
   std::string type;  // article, forum, product, collection, listing, documentation, service
+  std::string language;  // the gold's "language", when it names one (daniel-dev does)
   bool predicted = true;
   WordMatch match;
   bool cjk = false;     // the gold is Chinese or Japanese
@@ -179,6 +180,7 @@ struct WcxbScore {
   WcxbTotals all;
   std::size_t missing = 0;                    // gold pages with no prediction (scored as empty)
   std::map<std::string, WcxbTotals> by_type;  // by page type
+  std::map<std::string, WcxbTotals> by_language;  // by the gold's language, when it names one
   std::vector<WcxbPage> per_page;
   // Title: the same sequence of lower-cased \w+ tokens; author: the gold
   // name equals one of the predicted authors after the same folding; date:

@@ -199,6 +199,8 @@ Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& 
     WcxbPage page;
     page.id = f.stem().string();
     page.type = page_type_of(gold);
+    if (auto language = gold.find("language"); language != gold.end() && language->is_string())
+      page.language = language->get<std::string>();
     auto it = predictions->find(page.id);
     page.predicted = it != predictions->end();
     const std::string prediction = page.predicted ? it->second : std::string();
@@ -224,13 +226,15 @@ Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& 
     score.per_page.push_back(std::move(page));
   }
   std::vector<const WcxbPage*> all;
-  std::map<std::string, std::vector<const WcxbPage*>> typed;
+  std::map<std::string, std::vector<const WcxbPage*>> typed, languages;
   for (const WcxbPage& p : score.per_page) {
     all.push_back(&p);
     typed[p.type].push_back(&p);
+    if (!p.language.empty()) languages[p.language].push_back(&p);
   }
   score.all = wcxb_totals(all);
   for (const auto& [type, pages] : typed) score.by_type[type] = wcxb_totals(pages);
+  for (const auto& [language, pages] : languages) score.by_language[language] = wcxb_totals(pages);
   std::vector<WcxbPage> by_char = score.per_page;
   std::vector<const WcxbPage*> all_by_char;
   for (WcxbPage& p : by_char) {

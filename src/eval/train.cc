@@ -9,6 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
+#include <set>
 #include <unordered_set>
 
 #include "base/url.h"
@@ -41,7 +42,9 @@ uint64_t gram(std::string_view a, std::string_view b, std::string_view c) {
 // says about it.
 struct SplitPage {
   RawPage raw;
-  std::string gold, url, type, source;
+  std::string gold, url, host, type, source, language;
+  bool snippet_gold = false;  // a snippet set's page: `keep` and `drop` instead of `gold`
+  std::vector<std::string> keep, drop;
 };
 
 Status read_html(const fs::path& html, const std::string& id, SplitPage& p) {
@@ -76,6 +79,8 @@ Status read_wcxb(const fs::path& root, std::vector<SplitPage>& out) {
       return Status(Code::kCorrupt, g.string() + ": not a WCXB ground-truth file");
     p.gold = string_at(gold["ground_truth"], "main_content");
     p.url = string_at(gold, "url");
+    p.host = string_at(gold, "host");  // daniel-dev names its page's host, not its URL
+    p.language = string_at(gold, "language");
     p.type = "article";
     if (auto internal = gold.find("_internal"); internal != gold.end() && internal->is_object()) {
       auto pt = internal->find("page_type");
@@ -92,22 +97,56 @@ Status read_wcxb(const fs::path& root, std::vector<SplitPage>& out) {
   return Status();
 }
 
-// The article-extraction-benchmark's layout: {id: {articleBody, url}} with
-// html/<id>.html.gz beside it. Every page is an article.
-Status read_article_benchmark(const fs::path& file, std::vector<SplitPage>& out) {
+std::vector<std::string> strings_at(const nlohmann::json& j, const char* key) {
+  std::vector<std::string> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& v : *it)
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+// The page's file beside a JSON gold: html/<name>(.gz) or html/<name>.html(.gz).
+fs::path html_beside(const fs::path& file, const std::string& name) {
+  for (const std::string& candidate : {name + ".html.gz", name + ".html", name + ".gz", name})
+    if (fs::exists(file.parent_path() / "html" / candidate)) return file.parent_path() / "html" / candidate;
+  return file.parent_path() / "html" / (name + ".html.gz");
+}
+
+// A JSON gold file: the article-extraction-benchmark's layout ({id:
+// {articleBody, url}}, every page an article) or a snippet set's
+// (trafilatura's evaldata.json: {url: {file, with, without}}), each with
+// its pages in html/ beside it. A snippet set's key is the page's URL, or
+// "hard::<host>-<slug>" for the pages it names by file.
+Status read_json_gold(const fs::path& file, std::vector<SplitPage>& out) {
   std::ifstream in(file, std::ios::binary);
   nlohmann::json gold = nlohmann::json::parse(in, nullptr, false);
-  if (gold.is_discarded() || !gold.is_object()) return Status(Code::kCorrupt, file.string() + ": not JSON {id: {articleBody}}");
-  for (const auto& [id, entry] : gold.items()) {
-    if (!entry.is_object() || !entry.contains("articleBody"))
-      return Status(Code::kCorrupt, file.string() + ": " + id + " has no articleBody");
+  if (gold.is_discarded() || !gold.is_object())
+    return Status(Code::kCorrupt, file.string() + ": not a JSON object of pages");
+  for (const auto& [key, entry] : gold.items()) {
+    if (!entry.is_object())
+      return Status(Code::kCorrupt, file.string() + ": entry \"" + key + "\" is not an object");
     SplitPage p;
-    p.gold = string_at(entry, "articleBody");
-    p.url = string_at(entry, "url");
     p.type = "article";
-    fs::path html = file.parent_path() / "html" / (id + ".html.gz");
-    if (!fs::exists(html)) html = file.parent_path() / "html" / (id + ".html");
-    if (Status st = read_html(html, id, p); !st.ok()) return st;
+    std::string name = key;
+    if (entry.contains("articleBody")) {
+      p.gold = string_at(entry, "articleBody");
+      p.url = string_at(entry, "url");
+    } else if (entry.contains("with") || entry.contains("without")) {
+      p.snippet_gold = true;
+      p.keep = strings_at(entry, "with");
+      p.drop = strings_at(entry, "without");
+      if (!string_at(entry, "file").empty()) name = string_at(entry, "file");
+      if (key.rfind("hard::", 0) == 0)
+        p.host = key.substr(6, key.find_first_of("-", 6) == std::string::npos ? std::string::npos
+                                                                              : key.find_first_of("-", 6) - 6);
+      else
+        p.url = key;
+    } else {
+      return Status(Code::kCorrupt, file.string() + ": entry \"" + key +
+                                        "\" has neither articleBody nor with/without snippets");
+    }
+    if (Status st = read_html(html_beside(file, name), name, p); !st.ok()) return st;
     out.push_back(std::move(p));
   }
   return Status();
@@ -124,33 +163,49 @@ std::vector<uint32_t> token_ids(std::string_view text, std::unordered_map<std::s
   return out;
 }
 
-std::vector<float> gold_coverage(const Blocks& blocks, std::string_view gold) {
-  std::vector<std::string> gold_tokens = lower_tokens(gold);
+TextCoverage text_coverage(const Blocks& blocks, const std::vector<std::string>& texts) {
   std::vector<std::string> stream;
-  std::vector<std::size_t> start(blocks.blocks.size() + 1, 0);
-  for (std::size_t b = 0; b < blocks.blocks.size(); ++b) {
-    start[b] = stream.size();
-    for (std::string& t : lower_tokens(blocks.blocks[b].text)) stream.push_back(std::move(t));
-  }
-  start[blocks.blocks.size()] = stream.size();
+  std::vector<uint32_t> block_of;
+  for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
+    for (std::string& t : lower_tokens(blocks.blocks[b].text)) {
+      stream.push_back(std::move(t));
+      block_of.push_back(static_cast<uint32_t>(b));
+    }
   std::vector<uint8_t> covered(stream.size(), 0);
-  if (gold_tokens.size() < 3) {
-    std::unordered_set<std::string> words(gold_tokens.begin(), gold_tokens.end());
-    for (std::size_t i = 0; i < stream.size(); ++i) covered[i] = words.count(stream[i]) > 0;
-  } else {
-    std::unordered_set<uint64_t> grams;
-    for (std::size_t i = 0; i + 2 < gold_tokens.size(); ++i)
-      grams.insert(gram(gold_tokens[i], gold_tokens[i + 1], gold_tokens[i + 2]));
-    for (std::size_t i = 0; i + 2 < stream.size(); ++i)
-      if (grams.count(gram(stream[i], stream[i + 1], stream[i + 2]))) covered[i] = covered[i + 1] = covered[i + 2] = 1;
+  TextCoverage out;
+  out.blocks.resize(texts.size());
+  for (std::size_t t = 0; t < texts.size(); ++t) {
+    std::vector<std::string> text_tokens = lower_tokens(texts[t]);
+    std::vector<uint8_t> here(stream.size(), 0);
+    if (text_tokens.size() < 3) {
+      std::unordered_set<std::string> words(text_tokens.begin(), text_tokens.end());
+      for (std::size_t i = 0; i < stream.size(); ++i) here[i] = words.count(stream[i]) > 0;
+    } else {
+      std::unordered_set<uint64_t> grams;
+      for (std::size_t i = 0; i + 2 < text_tokens.size(); ++i)
+        grams.insert(gram(text_tokens[i], text_tokens[i + 1], text_tokens[i + 2]));
+      for (std::size_t i = 0; i + 2 < stream.size(); ++i)
+        if (grams.count(gram(stream[i], stream[i + 1], stream[i + 2]))) here[i] = here[i + 1] = here[i + 2] = 1;
+    }
+    for (std::size_t i = 0; i < stream.size(); ++i) {
+      if (!here[i]) continue;
+      covered[i] = 1;
+      if (out.blocks[t].empty() || out.blocks[t].back() != block_of[i]) out.blocks[t].push_back(block_of[i]);
+    }
   }
-  std::vector<float> out(blocks.blocks.size(), 0.0f);
-  for (std::size_t b = 0; b < blocks.blocks.size(); ++b) {
-    std::size_t n = start[b + 1] - start[b], c = 0;
-    for (std::size_t i = start[b]; i < start[b + 1]; ++i) c += covered[i];
-    out[b] = n > 0 ? static_cast<float>(c) / static_cast<float>(n) : 0.0f;
+  std::vector<std::size_t> n(blocks.blocks.size(), 0), c(blocks.blocks.size(), 0);
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    ++n[block_of[i]];
+    c[block_of[i]] += covered[i];
   }
+  out.share.assign(blocks.blocks.size(), 0.0f);
+  for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
+    out.share[b] = n[b] > 0 ? static_cast<float>(c[b]) / static_cast<float>(n[b]) : 0.0f;
   return out;
+}
+
+std::vector<float> gold_coverage(const Blocks& blocks, std::string_view gold) {
+  return text_coverage(blocks, {std::string(gold)}).share;
 }
 
 double kept_f1(const TrainingPage& page, const std::vector<uint8_t>& keep) {
@@ -177,6 +232,28 @@ double kept_f1(const TrainingPage& page, const std::vector<uint8_t>& keep) {
   return 2 * precision * recall / (precision + recall);
 }
 
+void CollectionScore::add(const TrainingPage& page, const std::vector<uint8_t>& keep) {
+  ++pages_;
+  if (!page.snippet_gold) {
+    f1_sum_ += kept_f1(page, keep);
+    ++text_pages_;
+    return;
+  }
+  for (const TrainingSnippet& s : page.snippets) {
+    bool found = !s.blocks.empty();
+    for (uint32_t b : s.blocks) found = found && b < keep.size() && keep[b];
+    if (s.keep) (found ? tp_ : fn_) += 1;
+    else if (found) ++fp_;
+  }
+}
+
+double CollectionScore::f1() const {
+  if (text_pages_ > 0) return f1_sum_ / static_cast<double>(text_pages_);
+  const double precision = tp_ + fp_ > 0 ? static_cast<double>(tp_) / static_cast<double>(tp_ + fp_) : 0.0;
+  const double recall = tp_ + fn_ > 0 ? static_cast<double>(tp_) / static_cast<double>(tp_ + fn_) : 0.0;
+  return precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0.0;
+}
+
 Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::string>& gold_sets,
                                                          const Processor& processor, const FeatureExtractor& features,
                                                          unsigned jobs) {
@@ -185,7 +262,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     const fs::path path(set);
     std::string source = (fs::is_directory(path) ? path : path.parent_path()).filename().string();
     const std::size_t first = split_pages.size();
-    Status st = fs::is_directory(path) ? read_wcxb(path, split_pages) : read_article_benchmark(path, split_pages);
+    Status st = fs::is_directory(path) ? read_wcxb(path, split_pages) : read_json_gold(path, split_pages);
     if (!st.ok()) return st;
     for (std::size_t i = first; i < split_pages.size(); ++i) split_pages[i].source = source;
   }
@@ -203,13 +280,24 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     t.id = sp.raw.id;
     t.source = sp.source;
     t.type = sp.type;
-    t.domain = url_host(sp.url);
+    t.language = sp.language;
+    t.domain = sp.url.empty() ? sp.host : url_host(sp.url);
     if (t.domain.rfind("www.", 0) == 0) t.domain.erase(0, 4);
     Document d = processor.analyze(sp.raw, false);
     if (!d.result.status.ok()) return w;
     Labels density_labels = density->extract(PageView{d.blocks, nullptr, "", sp.raw.id});
     t.x = features.rows(d.blocks, density_labels, "");
-    t.coverage = gold_coverage(d.blocks, sp.gold);
+    t.snippet_gold = sp.snippet_gold;
+    if (sp.snippet_gold) {
+      TextCoverage kept = text_coverage(d.blocks, sp.keep);
+      TextCoverage dropped = text_coverage(d.blocks, sp.drop);
+      t.coverage = std::move(kept.share);
+      t.drop_coverage = std::move(dropped.share);
+      for (auto& blocks : kept.blocks) t.snippets.push_back({true, std::move(blocks)});
+      for (auto& blocks : dropped.blocks) t.snippets.push_back({false, std::move(blocks)});
+    } else {
+      t.coverage = gold_coverage(d.blocks, sp.gold);
+    }
     for (const Block& b : d.blocks.blocks) t.block_element.push_back(b.element);
     for (const Element& e : d.blocks.elements) {
       t.parent.push_back(e.parent);
@@ -271,11 +359,18 @@ Status matrix_of(const std::vector<TrainingPage>& pages, const std::vector<std::
   for (std::size_t p : chosen) {
     const TrainingPage& t = pages[p];
     x.insert(x.end(), t.x.begin(), t.x.end());
+    // A snippet set's page labels only the blocks its snippets cover; the
+    // others weigh nothing.
+    auto labelled = [&](std::size_t b) {
+      return !t.snippet_gold || t.coverage[b] >= o.label_cover || t.drop_coverage[b] >= o.label_cover;
+    };
     double tokens = 0;
-    for (const auto& b : t.tokens) tokens += static_cast<double>(b.size());
+    for (std::size_t b = 0; b < t.tokens.size(); ++b)
+      if (labelled(b)) tokens += static_cast<double>(t.tokens[b].size());
     for (std::size_t b = 0; b < t.coverage.size(); ++b) {
       label.push_back(t.coverage[b] >= o.label_cover ? 1.0f : 0.0f);
-      weight.push_back(static_cast<float>(static_cast<double>(t.tokens[b].size()) / std::max(1.0, tokens) + 0.001));
+      weight.push_back(labelled(b) ? static_cast<float>(static_cast<double>(t.tokens[b].size()) / std::max(1.0, tokens) + 0.001)
+                                   : 0.0f);
     }
   }
   const bst_ulong rows = label.size();
@@ -334,16 +429,17 @@ Result<std::vector<float>> predict(const Booster& b, const Matrix& m) {
   return std::vector<float>(result, result + size);
 }
 
-// Cross-validation by domain: for each fold, a model fitted (`fitted`) on
-// the matrix (`matrix_of`) of the other folds' pages predicts the fold's
-// pages, and `scored(test pages, predictions)` takes the predictions.
+// Cross-validation: for each fold (`fold`: each page's, 0..folds-1), a
+// model fitted (`fitted`) on the matrix (`matrix_of`) of the other folds'
+// pages predicts the fold's pages, and `scored(test pages, predictions)`
+// takes the predictions.
 template <typename MatrixOf, typename Fitted, typename Scored>
-Status each_fold(const std::vector<TrainingPage>& pages, int folds, MatrixOf&& matrix_of, Fitted&& fitted,
-                 Scored&& scored) {
-  const std::vector<int> fold = domain_folds(pages, folds);
+Status each_fold(const std::vector<TrainingPage>& pages, const std::vector<int>& fold, int folds, MatrixOf&& matrix_of,
+                 Fitted&& fitted, Scored&& scored) {
   for (int f = 0; f < folds; ++f) {
     std::vector<std::size_t> train, test;
     for (std::size_t p = 0; p < pages.size(); ++p) (fold[p] == f ? test : train).push_back(p);
+    if (test.empty() || train.empty()) continue;
     Matrix tm, em;
     Booster b;
     if (Status st = matrix_of(train, tm); !st.ok()) return st;
@@ -374,14 +470,45 @@ std::vector<int> domain_folds(const std::vector<TrainingPage>& pages, int folds)
   return fold;
 }
 
+std::vector<int> collection_folds(const std::vector<TrainingPage>& pages, int* folds) {
+  std::map<std::string, int> number;
+  for (const TrainingPage& p : pages) number.emplace(p.source, 0);
+  int n = 0;
+  for (auto& [source, f] : number) f = n++;
+  std::vector<int> fold;
+  for (const TrainingPage& p : pages) fold.push_back(number[p.source]);
+  *folds = n;
+  return fold;
+}
+
+namespace {
+
+std::vector<int> folds_of(const std::vector<TrainingPage>& pages, const TreeOptions& o, int* folds) {
+  if (o.by_collection) return collection_folds(pages, folds);
+  *folds = o.folds;
+  return domain_folds(pages, o.folds);
+}
+
+bool cross_validates(const std::vector<TrainingPage>& pages, const TreeOptions& o) {
+  if (!o.by_collection) return o.folds >= 2;
+  std::set<std::string> sources;
+  for (const TrainingPage& p : pages) sources.insert(p.source);
+  return sources.size() >= 2;
+}
+
+}  // namespace
+
 Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const std::vector<std::string>& names,
                                       const BlockModelOptions& o, CrossValidation* cv) {
   XGBSetGlobalConfig("{\"verbosity\": 0}");
   const std::size_t cols = names.size();
-  if (cv != nullptr && o.folds >= 2) {
+  if (cv != nullptr && cross_validates(pages, o)) {
     std::vector<std::vector<float>> scores(pages.size());
+    int folds = 0;
+    const std::vector<int> fold = folds_of(pages, o, &folds);
     Status folded = each_fold(
-        pages, o.folds, [&](const std::vector<std::size_t>& of, Matrix& m) { return matrix_of(pages, of, cols, o, m); },
+        pages, fold, folds,
+        [&](const std::vector<std::size_t>& of, Matrix& m) { return matrix_of(pages, of, cols, o, m); },
         [&](const Matrix& m, Booster& b) { return fit(m, o, b); },
         [&](const std::vector<std::size_t>& test, const std::vector<float>& p) {
           std::size_t at = 0;
@@ -392,30 +519,35 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
           }
         });
     if (!folded.ok()) return folded;
-    cv->folds = static_cast<std::size_t>(o.folds);
+    cv->folds = static_cast<std::size_t>(folds);
+    cv->by_collection = o.by_collection;
+    // The threshold is the one with the best mean of the collections'
+    // figures: each collection is another population of pages, and a
+    // threshold fitted to the largest alone would not be the one that
+    // generalises.
     double best = -1;
     for (double threshold : o.thresholds) {
-      double sum = 0;
-      std::map<std::string, std::pair<double, std::size_t>> typed, sources;
+      std::map<std::string, CollectionScore> typed, sources, languages;
       for (std::size_t p = 0; p < pages.size(); ++p) {
         std::vector<uint8_t> keep(scores[p].size());
         for (std::size_t b = 0; b < keep.size(); ++b) keep[b] = scores[p][b] >= threshold;
-        double f1 = kept_f1(pages[p], keep);
-        sum += f1;
-        typed[pages[p].type].first += f1;
-        ++typed[pages[p].type].second;
-        sources[pages[p].source].first += f1;
-        ++sources[pages[p].source].second;
+        if (!pages[p].snippet_gold) typed[pages[p].type].add(pages[p], keep);
+        sources[pages[p].source].add(pages[p], keep);
+        if (!pages[p].language.empty()) languages[pages[p].language].add(pages[p], keep);
       }
-      double mean = pages.empty() ? 0 : sum / static_cast<double>(pages.size());
+      double sum = 0;
+      for (const auto& [source, score] : sources) sum += score.f1();
+      const double mean = sources.empty() ? 0 : sum / static_cast<double>(sources.size());
       cv->f1[threshold] = mean;
       if (mean > best) {
         best = mean;
         cv->threshold = threshold;
         cv->f1_by_type.clear();
-        for (const auto& [type, s] : typed) cv->f1_by_type[type] = s.first / static_cast<double>(s.second);
+        for (const auto& [type, score] : typed) cv->f1_by_type[type] = score.f1();
         cv->f1_by_source.clear();
-        for (const auto& [source, s] : sources) cv->f1_by_source[source] = s.first / static_cast<double>(s.second);
+        for (const auto& [source, score] : sources) cv->f1_by_source[source] = score.f1();
+        cv->f1_by_language.clear();
+        for (const auto& [language, score] : languages) cv->f1_by_language[language] = score.f1();
       }
     }
   }
@@ -459,13 +591,15 @@ Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages
   types.erase(std::unique(types.begin(), types.end()), types.end());
   if (types.size() < 2) return Status(Code::kInvalidArgument, "the gold sets name fewer than two page types");
   const int classes = static_cast<int>(types.size());
-  if (cv != nullptr && o.folds >= 2) {
+  if (cv != nullptr && cross_validates(pages, o)) {
     cv->types = types;
     cv->confusion.assign(types.size(), std::vector<std::size_t>(types.size(), 0));
     std::map<std::string, std::pair<std::size_t, std::size_t>> by_source;  // right, all
     std::size_t right = 0;
+    int folds = 0;
+    const std::vector<int> fold = folds_of(pages, o, &folds);
     Status folded = each_fold(
-        pages, o.folds,
+        pages, fold, folds,
         [&](const std::vector<std::size_t>& of, Matrix& m) { return page_matrix(pages, of, features, types, m); },
         [&](const Matrix& m, Booster& b) { return fit(m, o, "multi:softprob", classes, b); },
         [&](const std::vector<std::size_t>& test, const std::vector<float>& p) {
@@ -482,7 +616,7 @@ Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages
           }
         });
     if (!folded.ok()) return folded;
-    cv->folds = static_cast<std::size_t>(o.folds);
+    cv->folds = static_cast<std::size_t>(folds);
     cv->accuracy = pages.empty() ? 0 : static_cast<double>(right) / static_cast<double>(pages.size());
     for (const auto& [source, s] : by_source)
       cv->accuracy_by_source[source] = static_cast<double>(s.first) / static_cast<double>(s.second);

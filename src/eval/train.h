@@ -19,27 +19,52 @@ namespace husk {
 
 class FeatureExtractor;
 
-// A page of the split, as the block model sees it.
+// A must-keep or must-drop snippet of a snippet set's page (trafilatura's
+// evaldata.json) and the blocks holding its 3-grams: it is in the kept
+// text when every one of them is kept.
+struct TrainingSnippet {
+  bool keep = true;
+  std::vector<uint32_t> blocks;
+};
+
+// A page of the gold sets, as the block model sees it. A page of a gold
+// text (WCXB layout, the article benchmark) labels every block by the
+// share of it the gold covers; a snippet set's page labels only the blocks
+// its snippets cover.
 struct TrainingPage {
   std::string id;      // "0001"
-  std::string source;  // the gold set's directory name ("wcxb-dev")
-  std::string domain;  // the gold URL's host, less "www."
+  std::string source;  // the gold set's name ("wcxb-dev"): its directory, or the directory of its JSON file
+  std::string domain;  // the gold URL's host (or the gold's "host"), less "www."
   std::string type;    // the gold page type (collection for "category"; article without one)
+  std::string language;  // the gold's "language", when it names one
   std::vector<float> x;  // block features, row-major (features.h)
   std::vector<float> coverage;                  // per block: share of its tokens in the gold (3-gram aligned)
   std::vector<std::vector<uint32_t>> tokens;    // per block: its lower-cased \w+ tokens as ids
   std::vector<uint32_t> gold;                   // the gold's tokens as ids
+  // A snippet set's page: no gold text; `coverage` is the must-keep
+  // snippets' share of each block, `drop_coverage` the must-drop ones'.
+  bool snippet_gold = false;
+  std::vector<float> drop_coverage;
+  std::vector<TrainingSnippet> snippets;
   // The page's structure: each block's element, each element's parent and
   // block range (husk/html.h).
   std::vector<uint32_t> block_element;
   std::vector<uint32_t> parent, first_block, end_block;
 };
 
-// The share of each block's tokens that the gold text covers: the page's
-// tokens in block order form one stream, and a token is covered when a
-// 3-gram holding it occurs in the gold (unigrams for a gold of fewer than
-// three tokens). Alignment by 3-grams keeps a common word of a menu from
-// counting as content.
+// Where texts fall on a page's blocks: the page's tokens in block order
+// form one stream, and a token is covered by a text when a 3-gram holding
+// it occurs in that text (unigrams for a text of fewer than three tokens).
+// Alignment by 3-grams keeps a common word of a menu from counting as
+// content.
+struct TextCoverage {
+  std::vector<float> share;                  // per block: share of its tokens covered by any of the texts
+  std::vector<std::vector<uint32_t>> blocks;  // per text: the blocks holding its covered tokens
+};
+TextCoverage text_coverage(const Blocks& blocks, const std::vector<std::string>& texts);
+
+// The share of each block's tokens that the gold text covers
+// (text_coverage of the one text).
 std::vector<float> gold_coverage(const Blocks& blocks, std::string_view gold);
 
 // Lower-cased \w+ tokens, as ids shared through `dictionary`.
@@ -52,8 +77,25 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
                                                          const Processor& processor, const FeatureExtractor& features,
                                                          unsigned jobs);
 
-// The benchmark's word F1 of keeping the given blocks of a page.
+// The benchmark's word F1 of keeping the given blocks of a page (of a
+// gold text).
 double kept_f1(const TrainingPage& page, const std::vector<uint8_t>& keep);
+
+// A collection's score of kept blocks, as its own benchmark computes it:
+// the mean page F1 for gold texts, the pooled snippet F1 for a snippet
+// set (README of traf-snippets-dev).
+class CollectionScore {
+ public:
+  void add(const TrainingPage& page, const std::vector<uint8_t>& keep);
+  double f1() const;
+  std::size_t pages() const { return pages_; }
+
+ private:
+  std::size_t pages_ = 0;
+  double f1_sum_ = 0;
+  std::size_t text_pages_ = 0;
+  std::size_t tp_ = 0, fn_ = 0, fp_ = 0;
+};
 
 // Gradient-boosted trees (XGBoost): row and column sampling of its "hist"
 // method as its parameter guide suggests them for tabular data; depth,
@@ -68,6 +110,9 @@ struct TreeOptions {
   double subsample = 0.8;
   double colsample = 0.8;
   int folds = 5;
+  // Folds are the gold sets instead of domains: each collection is scored
+  // by a model trained on the others (leave one collection out).
+  bool by_collection = false;
   unsigned threads = 1;  // 1: the same model on every machine
   uint64_t seed = 1;
 };
@@ -91,18 +136,26 @@ struct PageTypeOptions : TreeOptions {
   }
 };
 
-// Cross-validation grouped by domain: no domain has pages on both sides.
+// Cross-validation grouped by domain (no domain has pages on both sides),
+// or by collection. Each collection's figure is its own benchmark's
+// (CollectionScore).
 struct CrossValidation {
-  double threshold = 0.5;                    // the one with the best mean F1
-  std::map<double, double> f1;               // threshold -> mean page F1
+  double threshold = 0.5;                    // the one with the best mean over the collections
+  std::map<double, double> f1;               // threshold -> mean of the collections' figures
   std::map<std::string, double> f1_by_type;  // at `threshold`
   std::map<std::string, double> f1_by_source;
+  std::map<std::string, double> f1_by_language;  // pages whose gold names its language
   std::size_t folds = 0;
+  bool by_collection = false;  // the folds were the collections
 };
 
 // Folds of the pages, grouped by domain: domains by page count, each to the
 // fold with the fewest pages so far.
 std::vector<int> domain_folds(const std::vector<TrainingPage>& pages, int folds);
+
+// Folds of the pages, one per gold set (`source`), in name order; `folds`
+// is set to their number.
+std::vector<int> collection_folds(const std::vector<TrainingPage>& pages, int* folds);
 
 // Cross-validates (when `cv` is given), then trains on every page. The
 // model carries the feature names and, as attributes, the chosen
