@@ -6,6 +6,7 @@
 // listings, threads, products, documentation) need another one. A block is
 // kept when its probability reaches the model's threshold, the one that
 // scored best in cross-validation grouped by domain.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -25,6 +26,13 @@ namespace {
 // WCXB 0.843 / 0.962 and AEB 0.914 / 0.992. Past these points each side
 // loses more of the other than it gains.
 constexpr double kPrecisionThreshold = 0.65;
+constexpr uint32_t kStubWords = 25;
+
+uint32_t page_words(const PageView& page) {
+  uint32_t words = 0;
+  for (const Block& b : page.blocks.blocks) words += b.features.words;
+  return words;
+}
 constexpr double kRecallThreshold = 0.25;
 
 class LearnedExtractor final : public Extractor {
@@ -47,8 +55,9 @@ class LearnedExtractor final : public Extractor {
       f = &own;
     }
     if (page.blocks.blocks.empty()) return f->density;
-    Result<std::vector<uint8_t>> keep =
-        above_threshold(*model_, f->rows, features_.columns(), threshold_, kStagedDecision, page.deadline);
+    std::vector<float> probability;
+    Result<std::vector<uint8_t>> keep = above_threshold(*model_, f->rows, features_.columns(), threshold_,
+                                                        kStagedDecision, page.deadline, &probability);
     // Out of time: the processor fails the page; nothing more to compute.
     if (!keep.ok() && keep.status().code() == Code::kTimeout) return Labels{};
     if (!keep.ok() || keep->size() != page.blocks.blocks.size()) {
@@ -58,6 +67,24 @@ class LearnedExtractor final : public Extractor {
     }
     Labels out;
     out.keep = std::move(*keep);
+    if (std::find(out.keep.begin(), out.keep.end(), 1) == out.keep.end() && page_words(page) < kStubWords)
+      out = emptied(page, f->density);
+    out.probability = std::move(probability);
+    return out;
+  }
+
+  // A page of a few words the model empties (a notice, a stub, a fragment:
+  // the gold sets hold too few for the model to learn that they are the
+  // page) is what it shows: density's verdict, and when density keeps
+  // nothing either, every block. Larger pages the model empties are left
+  // empty: on WCXB dev, of 17 such pages 11 have an empty gold (error and
+  // consent pages) and only those under kStubWords gained from a fallback.
+  static Labels emptied(const PageView& page, const Labels& density) {
+    Labels out = density;
+    if (std::find(out.keep.begin(), out.keep.end(), 1) == out.keep.end())
+      out.keep.assign(page.blocks.blocks.size(), 1);
+    out.warnings.push_back("the block model kept nothing on this page; " +
+                           std::string(out.keep == density.keep ? "density's blocks" : "every block") + " kept");
     return out;
   }
 

@@ -71,6 +71,8 @@ struct Processor::Cascade {
   std::unique_ptr<FeatureExtractor> features;
   std::unique_ptr<Extractor> density;
   std::unique_ptr<PageTyper> typer;
+  // The block model, for the quality score of pages another stage labelled.
+  std::unique_ptr<Extractor> scorer;
 
   Labels run(const ProcessorOptions& o, const Blocks& blocks, const Dom* dom, std::string_view url,
              std::string_view id, PageType* type, const Deadline& deadline) const {
@@ -112,6 +114,8 @@ struct Processor::Cascade {
         labels.warnings.push_back("no site rule matches this page; " + labels.extractor + " used");
     }
     labels.warnings.insert(labels.warnings.begin(), rule_warnings.begin(), rule_warnings.end());
+    if (labels.probability.empty() && scorer && !blocks.blocks.empty())
+      labels.probability = scorer->extract(view).probability;
     return labels;
   }
 
@@ -131,6 +135,7 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
     Result<std::unique_ptr<Extractor>> unknown = make_extractor(name, options.extract);
     return unknown.ok() ? Status(Code::kInvalidArgument, "extractor \"" + name + "\" cannot run alone") : unknown.status();
   }
+  if (options.analysis_only) return Processor(std::make_shared<ProcessorOptions>(options), std::move(cascade));
   cascade->rule_stage = name == "auto" || name == "xpath";
   cascade->template_stage = name == "auto" || name == "template";
   cascade->warn_without_rule = name == "xpath";
@@ -144,6 +149,9 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
   if (!local.ok()) return local.status();
   if (!xpath.ok()) return xpath.status();
   if (!site_template.ok()) return site_template.status();
+  Result<std::unique_ptr<Extractor>> scorer = make_extractor("learned", options.extract);
+  if (!scorer.ok()) return scorer.status();
+  cascade->scorer = std::move(*scorer);
   cascade->local = std::move(*local);
   cascade->xpath = std::move(*xpath);
   cascade->site_template = std::move(*site_template);
@@ -176,7 +184,7 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
   result.id = page.id;
   result.url = page.url;
   result.source = page.source;
-  result.extractor = std::string(cascade_->local->name());  // until the cascade says which ran
+  if (cascade_->local) result.extractor = std::string(cascade_->local->name());  // until the cascade says which ran
   result.input_bytes = page.bytes.size();
   d.content_language = page.content_language;
   result.http_status = page.http_status;
@@ -232,7 +240,6 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
     }
     for (const std::string& w : dom->warnings()) result.warnings.push_back(w);
     if (out_of_time(d.deadline, options_->page_timeout_ms, result)) return d;
-    result.title = choose_title(d.blocks);
     if (keep_dom) d.dom.emplace(std::move(*dom));
     d.analyzed = std::chrono::steady_clock::now();
   } catch (const std::bad_alloc&) {
@@ -249,6 +256,10 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
   PageResult result = std::move(d.result);
   auto expired = [&] { return out_of_time(d.deadline, options_->page_timeout_ms, result); };
   if (!result.status.ok() || expired()) return result;
+  if (!cascade_->local) {
+    result.status = Status(Code::kInvalidArgument, "this processor only analyses pages (analysis_only)");
+    return result;
+  }
   try {
     const ProcessorOptions& o = *options_;
     std::string_view path = result.source.empty() ? std::string_view(result.id) : std::string_view(result.source);
@@ -267,8 +278,9 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       if (o.comments) result.comments = comment_text(d.blocks, in_comments);
     }
     result.text = kept_text(d.blocks, labels);
+    result.quality = expected_f1(d.blocks, labels);
     result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata);
-    if (!result.metadata.title.empty()) result.title = result.metadata.title;
+    result.title = result.metadata.title;
     result.language = identify_language(result.text, d.blocks.lang, d.content_language);
     if (expired()) return result;
     if (o.markdown || o.html) {
@@ -342,6 +354,7 @@ std::string to_jsonl(const PageResult& r) {
   if (!r.comments.empty()) j["comments"] = r.comments;
   j["extractor"] = r.extractor;
   j["boilerplate"] = std::round(r.boilerplate * 10000.0) / 10000.0;
+  j["quality"] = std::round(r.quality * 10000.0) / 10000.0;
   add_metadata(j, r);
   if (!r.status.ok()) j["error"] = r.status.to_string();
   if (!r.warnings.empty()) j["warnings"] = r.warnings;

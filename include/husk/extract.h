@@ -277,6 +277,9 @@ class TemplateStore {
 // Labels of a page's blocks.
 struct Labels {
   std::vector<uint8_t> keep;  // one entry per block: 1 = content
+  // The block model's probability that each block is content, when it ran
+  // (the learned extractor's own, or the cascade's for the quality score).
+  std::vector<float> probability;
   std::vector<std::string> warnings;
   std::string extractor;  // the extractor that labelled the page
 };
@@ -324,6 +327,15 @@ std::vector<std::string> extractor_names();
 // One extractor by name: density, fulltext, xpath (needs PageView::rule),
 // template (needs PageView::site_template).
 Result<std::unique_ptr<Extractor>> make_extractor(std::string_view name, const ExtractConfig& config);
+
+// How likely the kept blocks are the page's content, in [0, 1]: the F1
+// they would score if each block were content with the block model's
+// probability (2·E[kept content words] / (kept words + E[content words])).
+// 0 when no probability is known or nothing is kept.
+double expected_f1(const Blocks& blocks, const Labels& labels);
+// The same over blocks given by their word counts.
+double expected_f1(const std::vector<float>& probability, const std::vector<uint8_t>& keep,
+                   const std::vector<double>& words);
 
 // The kept blocks' text, one paragraph per block, separated by blank lines.
 std::string kept_text(const Blocks& blocks, const Labels& labels);

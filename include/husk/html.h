@@ -254,7 +254,8 @@ struct PageFacts {
 struct Blocks {
   std::vector<Element> elements;  // [0] is <body>
   std::vector<Block> blocks;
-  // Title candidates, chosen by choose_title().
+  // Title candidates; the headline is chosen from them with the page's
+  // blocks and JSON-LD by extract_metadata (husk/metadata.h).
   std::string title_tag;
   std::string og_title;
   std::string first_h1;
@@ -297,10 +298,6 @@ enum MarkupBits : uint32_t {
 };
 
 Blocks segment(const Dom& dom, const SegmentOptions& options = {});
-
-// The page title: og:title, else the first <h1>, else <title> less a
-// trailing site name ("Story | Site"); white space collapsed.
-std::string choose_title(const Blocks& blocks);
 
 // The tag path of an element: "body>div.content>article>p".
 std::string tag_path(const Blocks& blocks, uint32_t element);

@@ -74,6 +74,10 @@ struct ProcessorOptions {
   // the near-duplicate set takes 300 ms on one core (docs/cli.md), and
   // trafilatura's own limit is 30 s.
   uint32_t page_timeout_ms = kDefaultPageTimeoutMs;
+  // Only Processor::analyze is called (husk train): no model is loaded, so
+  // that a model that no longer fits the features does not stop the
+  // training that replaces it. finish() then fails every page.
+  bool analysis_only = false;
 };
 
 // Everything husk says about one page.
@@ -97,6 +101,11 @@ struct PageResult {
   std::string page_type;
   std::string charset;
   double boilerplate = 0;  // share of the page's visible words extraction removed
+  // How likely the text is right, in [0, 1]: the F1 the kept blocks would
+  // score if each block were content with the block model's probability
+  // (expected_f1, husk/extract.h). A crawler can send pages of low quality
+  // to a second extractor or a person.
+  double quality = 0;
   std::vector<std::string> warnings;
   std::size_t input_bytes = 0;
   std::optional<Signatures> signatures;  // with signing on, when the text has terms

@@ -23,6 +23,7 @@ struct EvalExtractArgs {
   std::string prediction;
   std::string per_page;
   bool json = false;
+  bool headline_first_line = false;
   std::size_t worst = 0;
 };
 
@@ -33,7 +34,7 @@ nlohmann::ordered_json totals_json(const WcxbTotals& t) {
 
 // A WCXB split as gold: the benchmark's word score, overall and per page type.
 int run_eval_wcxb(const EvalExtractArgs& args) {
-  Result<WcxbScore> score = evaluate_wcxb(args.gold, args.prediction);
+  Result<WcxbScore> score = evaluate_wcxb(args.gold, args.prediction, args.headline_first_line);
   if (!score.ok()) return fail("eval extract", score.status().message(), 1);
   const WcxbScore& s = *score;
   if (args.json) {
@@ -51,6 +52,7 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
       for (const auto& [language, t] : s.by_language) languages[language] = totals_json(t);
       j["by_language"] = languages;
     }
+    if (s.quality_pages >= 2) j["quality_spearman"] = {{"rho", s.quality_spearman}, {"pages", s.quality_pages}};
     for (const auto& [name, f] : {std::pair{"title", &s.title}, {"author", &s.author}, {"date", &s.date}})
       j[name] = {{"accuracy", f->accuracy()}, {"pages", f->total}};
     std::printf("%s\n", j.dump().c_str());
@@ -62,6 +64,9 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
                   s.all_cjk.f1, s.all_cjk.precision, s.all_cjk.recall, s.cjk_pages);
     std::printf("with       %.4f  (share of \"with\" snippets found)\n", s.all.with_rate);
     std::printf("without    %.4f  (share of \"without\" snippets found; lower is better)\n", s.all.without_rate);
+    if (s.quality_pages >= 2)
+      std::printf("quality    %.4f  (Spearman's rank correlation of the records' quality with page F1, %zu pages)\n",
+                  s.quality_spearman, s.quality_pages);
     std::printf("title      %.4f  (of %zu pages with a gold title)\n", s.title.accuracy(), s.title.total);
     std::printf("author     %.4f  (of %zu pages with a gold author)\n", s.author.accuracy(), s.author.total);
     std::printf("date       %.4f  (of %zu pages with a gold date)\n", s.date.accuracy(), s.date.total);
@@ -91,6 +96,7 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
       nlohmann::ordered_json j = {{"id", p.id},
                                   {"type", p.type},
                                   {"language", p.language},
+                                  {"quality", p.quality >= 0 ? nlohmann::ordered_json(p.quality) : nlohmann::ordered_json()},
                                   {"f1", p.match.f1},
                                   {"precision", p.match.precision},
                                   {"recall", p.match.recall},
@@ -307,6 +313,9 @@ Command add_eval_command(CLI::App& app) {
   extract->add_option("--per-page", args->per_page, "Write per-page tp/fp/fn as JSONL to FILE");
   extract->add_option("--worst", args->worst, "List the N pages with the lowest F1");
   extract->add_flag("--json", args->json, "Print the scores as one JSON object");
+  extract->add_flag("--headline-first-line", args->headline_first_line,
+                    "WCXB layout: a gold without a title opens its text with the headline (daniel-dev); score that "
+                    "line as the title");
 
   auto dedup_args = std::make_shared<EvalDedupArgs>();
   CLI::App* dedup = cmd->add_subcommand(

@@ -18,6 +18,7 @@ struct TrainArgs {
   std::vector<std::string> gold_sets;
   std::string dump;
   std::string output;
+  std::vector<std::string> weights;  // NAME=X
   unsigned jobs = 0;
   BlockModelOptions model;
   PageTypeOptions page_type;
@@ -56,7 +57,9 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
 // Every page of the gold sets, analysed; null after reporting why not.
 std::optional<std::vector<TrainingPage>> training_pages(const TrainArgs& args, const ProcessorOptions& options,
                                                        const FeatureExtractor& features) {
-  Result<Processor> processor = Processor::make(options);
+  ProcessorOptions analysis = options;
+  analysis.analysis_only = true;
+  Result<Processor> processor = Processor::make(analysis);
   if (!processor.ok()) {
     fail("train", processor.status().message(), 2);
     return std::nullopt;
@@ -73,6 +76,28 @@ std::optional<std::vector<TrainingPage>> training_pages(const TrainArgs& args, c
   return std::move(*pages);
 }
 
+// How a model was made, written into it: the command, with each gold set
+// named as the datasets directory names it (a path differs from machine to
+// machine; the hashes in "trained_on" pin the data), and the trees'
+// settings.
+std::vector<std::pair<std::string, std::string>> provenance(const char* model, const TrainArgs& args,
+                                                            const TreeOptions& tree) {
+  char settings[160];
+  std::snprintf(settings, sizeof(settings), " --folds %d --rounds %d --depth %d --eta %g --threads %u", tree.folds,
+                tree.rounds, tree.max_depth, tree.eta, tree.threads);
+  std::string command = std::string("husk train ") + model + settings;
+  if (tree.by_collection) command += " --leave-collection-out";
+  for (const std::string& w : args.weights) command += " --collection-weight " + w;
+  for (const std::string& set : args.gold_sets) {
+    const std::filesystem::path path = std::filesystem::path(set).lexically_normal();
+    const bool dir = std::filesystem::is_directory(path);
+    std::filesystem::path named = dir ? path : path.parent_path();
+    if (named.filename().empty()) named = named.parent_path();
+    command += " " + (dir ? named.filename() : named.filename() / path.filename()).generic_string();
+  }
+  return {{"command", command}, {"seed", std::to_string(tree.seed)}};
+}
+
 int write_model(const std::string& path, const std::string& model) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(model.data(), static_cast<std::streamsize>(model.size()));
@@ -82,7 +107,15 @@ int write_model(const std::string& path, const std::string& model) {
   return 0;
 }
 
-int run_train_extract(const TrainArgs& args) {
+int run_train_extract(TrainArgs args) {
+  for (const std::string& w : args.weights) {
+    const std::size_t eq = w.rfind('=');
+    char* end = nullptr;
+    const double x = eq == std::string::npos ? -1 : std::strtod(w.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || eq == 0 || end == w.c_str() + eq + 1 || *end != '\0' || !(x >= 0))
+      return fail("train", "--collection-weight " + w + ": expected NAME=X with X a number of at least 0", 2);
+    args.model.collection_weight[w.substr(0, eq)] = x;
+  }
   const ProcessorOptions options;
   FeatureExtractor features(options.extract);
   std::optional<std::vector<TrainingPage>> pages = training_pages(args, options, features);
@@ -91,6 +124,7 @@ int run_train_extract(const TrainArgs& args) {
     if (Status st = dump(args.dump, features, *pages); !st.ok()) return fail("train", st.message(), 1);
   if (args.output.empty() && !args.dump.empty()) return 0;
   CrossValidation cv;
+  args.model.provenance = provenance("extract", args, args.model);
   Result<std::string> model = train_block_model(*pages, features.names(), args.model, &cv);
   if (!model.ok()) return fail("train", model.status().message(), 1);
   if (cv.folds > 0) {
@@ -107,6 +141,8 @@ int run_train_extract(const TrainArgs& args) {
     for (const auto& [type, f1] : cv.f1_by_type) std::printf("  %-14s %.4f\n", type.c_str(), f1);
     for (const auto& [source, f1] : cv.f1_by_source) std::printf("  %-30s %.4f\n", source.c_str(), f1);
     for (const auto& [language, f1] : cv.f1_by_language) std::printf("  language %-21s %.4f\n", language.c_str(), f1);
+    std::printf("quality score: Spearman's rank correlation with the page F1 (same folds)\n");
+    for (const auto& [source, rho] : cv.quality_spearman) std::printf("  quality %-22s %.4f\n", source.c_str(), rho);
   }
   if (args.output.empty()) {
     std::fprintf(stderr, "husk train: no model written (-o FILE writes it)\n");
@@ -115,7 +151,7 @@ int run_train_extract(const TrainArgs& args) {
   return write_model(args.output, *model);
 }
 
-int run_train_page_type(const TrainArgs& args) {
+int run_train_page_type(TrainArgs args) {
   const ProcessorOptions options;
   FeatureExtractor features(options.extract);
   std::optional<std::vector<TrainingPage>> pages = training_pages(args, options, features);
@@ -124,6 +160,7 @@ int run_train_page_type(const TrainArgs& args) {
   if (std::erase_if(*pages, [](const TrainingPage& p) { return p.snippet_gold; }) > 0)
     std::fprintf(stderr, "husk train: the snippet sets' pages name no page type and are left out\n");
   PageTypeValidation cv;
+  args.page_type.provenance = provenance("page-type", args, args.page_type);
   Result<std::string> model = train_page_type_model(*pages, features, args.page_type, &cv);
   if (!model.ok()) return fail("train", model.status().message(), 1);
   if (cv.folds > 0) {
@@ -183,6 +220,8 @@ Command add_train_command(CLI::App& app) {
                      gold_help);
   common(extract, args->model);
   extract->add_option("--dump", args->dump, "Write the training matrix to DIR for analysis");
+  extract->add_option("--collection-weight", args->weights,
+                      "NAME=X: each page of the gold set NAME (its directory's name) weighs X (default 1)");
   CLI::App* page_type = cmd->add_subcommand(
       "page-type", std::string("The page-type classifier: one row of page features per page, labelled by the\n"
                                "gold's page type, cross-validated by domain, then trained on all of them.\n") +

@@ -153,6 +153,7 @@ struct WcxbPage {
   std::string id;    // the gold file's stem ("0001")
   std::string type;  // article, forum, product, collection, listing, documentation, service
   std::string language;  // the gold's "language", when it names one (daniel-dev does)
+  double quality = -1;   // the record's "quality"; -1 when it has none
   bool predicted = true;
   WordMatch match;
   bool cjk = false;     // the gold is Chinese or Japanese
@@ -188,11 +189,23 @@ struct WcxbScore {
   FieldScore title, author, date;
   std::size_t cjk_pages = 0;  // pages whose gold is Chinese or Japanese
   WcxbTotals all_cjk;         // every page, those scored by character
+  // Spearman's rank correlation of the records' "quality" with their page
+  // F1, over the pages whose record has one (quality_pages); NaN when
+  // fewer than two have.
+  double quality_spearman = 0;
+  std::size_t quality_pages = 0;
 };
+
+// Spearman's rank correlation of two equally long series (ties take the
+// mean of their ranks); NaN when either is constant or shorter than 2.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
 
 // gold_dir: a WCXB split (its ground-truth/ folder of NNNN.json, or that
 // folder itself); pred_path: husk extract JSONL, matched by gold_key(id).
-Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& pred_path);
+// headline_first_line: a gold without a title opens its main text with the
+// headline (daniel-dev's layout), and that line is scored as the title.
+Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& pred_path,
+                                bool headline_first_line = false);
 
 // The totals of a set of scored pages.
 WcxbTotals wcxb_totals(const std::vector<const WcxbPage*>& pages);

@@ -53,6 +53,7 @@ std::vector<std::string> strings_of(const nlohmann::json& j, const char* key) {
 
 // What a prediction record says about its page's metadata.
 struct PredictedMeta {
+  double quality = -1;
   std::string title;
   std::vector<std::string> authors;
   std::string date;
@@ -65,6 +66,7 @@ Result<std::unordered_map<std::string, PredictedMeta>> read_metadata(const std::
     if (id == record.end() || !id->is_string()) return Status();  // read_predictions reports it
     PredictedMeta m;
     if (auto t = record.find("title"); t != record.end() && t->is_string()) m.title = t->get<std::string>();
+    if (auto q = record.find("quality"); q != record.end() && q->is_number()) m.quality = q->get<double>();
     if (auto a = record.find("author"); a != record.end()) {
       if (a->is_string()) m.authors.push_back(a->get<std::string>());
       if (a->is_array())
@@ -92,8 +94,15 @@ std::string gold_string(const nlohmann::json& truth, const char* key) {
   return it != truth.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-void score_metadata(const nlohmann::json& truth, const PredictedMeta* predicted, WcxbPage& page) {
-  if (std::string title = gold_string(truth, "title"); !folded(title).empty())
+void score_metadata(const nlohmann::json& truth, const PredictedMeta* predicted, bool headline_first_line,
+                    WcxbPage& page) {
+  std::string title = gold_string(truth, "title");
+  if (title.empty() && headline_first_line) {
+    std::string body = gold_string(truth, "main_content");
+    const std::size_t start = body.find_first_not_of(" \t\r\n");
+    title = start == std::string::npos ? "" : body.substr(start, body.find('\n', start) - start);
+  }
+  if (!folded(title).empty())
     page.title = predicted != nullptr && folded(predicted->title) == folded(title);
   if (std::string author = gold_string(truth, "author"); !folded(author).empty()) {
     page.author = 0;
@@ -170,7 +179,7 @@ WcxbTotals wcxb_totals(const std::vector<const WcxbPage*>& pages) {
   return t;
 }
 
-Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& pred_path) {
+Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& pred_path, bool headline_first_line) {
   std::error_code ec;
   fs::path dir = fs::is_directory(fs::path(gold_dir) / "ground-truth", ec) ? fs::path(gold_dir) / "ground-truth"
                                                                           : fs::path(gold_dir);
@@ -219,7 +228,8 @@ Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& 
       page.without_found += predicted_lower.find(lower_case(snippet)) != std::string::npos;
     }
     auto meta = metadata->find(page.id);
-    score_metadata(truth, meta != metadata->end() ? &meta->second : nullptr, page);
+    score_metadata(truth, meta != metadata->end() ? &meta->second : nullptr, headline_first_line, page);
+    if (meta != metadata->end()) page.quality = meta->second.quality;
     count(score.title, page.title);
     count(score.author, page.author);
     count(score.date, page.date);
@@ -233,6 +243,14 @@ Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& 
     if (!p.language.empty()) languages[p.language].push_back(&p);
   }
   score.all = wcxb_totals(all);
+  std::vector<double> quality, f1;
+  for (const WcxbPage& p : score.per_page)
+    if (p.quality >= 0) {
+      quality.push_back(p.quality);
+      f1.push_back(p.cjk ? p.match_cjk.f1 : p.match.f1);
+    }
+  score.quality_pages = quality.size();
+  score.quality_spearman = spearman(quality, f1);
   for (const auto& [type, pages] : typed) score.by_type[type] = wcxb_totals(pages);
   for (const auto& [language, pages] : languages) score.by_language[language] = wcxb_totals(pages);
   std::vector<WcxbPage> by_char = score.per_page;

@@ -232,6 +232,22 @@ double kept_f1(const TrainingPage& page, const std::vector<uint8_t>& keep) {
   return 2 * precision * recall / (precision + recall);
 }
 
+std::string describe_collections(const std::vector<TrainingPage>& pages) {
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<std::size_t, uint64_t>> sets;
+  for (const TrainingPage& p : pages) {
+    auto [it, inserted] = sets.try_emplace(p.source, 0, 0);
+    if (inserted) order.push_back(p.source);
+    ++it->second.first;
+    it->second.second = it->second.second * 0x100000001B3ull ^ p.fingerprint;
+  }
+  std::string out;
+  for (const std::string& name : order)
+    out += (out.empty() ? "" : "; ") + name + " " + std::to_string(sets[name].first) + " pages xxh64 " +
+           hex64(sets[name].second);
+  return out;
+}
+
 void CollectionScore::add(const TrainingPage& page, const std::vector<uint8_t>& keep) {
   ++pages_;
   if (!page.snippet_gold) {
@@ -283,6 +299,10 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     t.language = sp.language;
     t.domain = sp.url.empty() ? sp.host : url_host(sp.url);
     if (t.domain.rfind("www.", 0) == 0) t.domain.erase(0, 4);
+    uint64_t fingerprint = xxh64(sp.raw.bytes, 1) ^ (xxh64(sp.gold, 2) * 0x9E3779B97F4A7C15ull);
+    for (const auto* list : {&sp.keep, &sp.drop})
+      for (const std::string& snippet : *list) fingerprint = fingerprint * 0x100000001B3ull ^ xxh64(snippet, 3);
+    t.fingerprint = fingerprint;
     Document d = processor.analyze(sp.raw, false);
     if (!d.result.status.ok()) return w;
     Labels density_labels = density->extract(PageView{d.blocks, nullptr, "", sp.raw.id});
@@ -367,9 +387,12 @@ Status matrix_of(const std::vector<TrainingPage>& pages, const std::vector<std::
     double tokens = 0;
     for (std::size_t b = 0; b < t.tokens.size(); ++b)
       if (labelled(b)) tokens += static_cast<double>(t.tokens[b].size());
+    auto named = o.collection_weight.find(t.source);
+    const double page_weight = named == o.collection_weight.end() ? 1.0 : named->second;
     for (std::size_t b = 0; b < t.coverage.size(); ++b) {
       label.push_back(t.coverage[b] >= o.label_cover ? 1.0f : 0.0f);
-      weight.push_back(labelled(b) ? static_cast<float>(static_cast<double>(t.tokens[b].size()) / std::max(1.0, tokens) + 0.001)
+      weight.push_back(labelled(b) ? static_cast<float>(page_weight * (static_cast<double>(t.tokens[b].size()) /
+                                                                         std::max(1.0, tokens) + 0.001))
                                    : 0.0f);
     }
   }
@@ -525,13 +548,16 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     // figures: each collection is another population of pages, and a
     // threshold fitted to the largest alone would not be the one that
     // generalises.
+    // Per page type over the collections that name more than one (WCXB's).
+    std::map<std::string, std::set<std::string>> types_of;
+    for (const TrainingPage& p : pages) types_of[p.source].insert(p.type);
     double best = -1;
     for (double threshold : o.thresholds) {
       std::map<std::string, CollectionScore> typed, sources, languages;
       for (std::size_t p = 0; p < pages.size(); ++p) {
         std::vector<uint8_t> keep(scores[p].size());
         for (std::size_t b = 0; b < keep.size(); ++b) keep[b] = scores[p][b] >= threshold;
-        if (!pages[p].snippet_gold) typed[pages[p].type].add(pages[p], keep);
+        if (types_of[pages[p].source].size() > 1) typed[pages[p].type].add(pages[p], keep);
         sources[pages[p].source].add(pages[p], keep);
         if (!pages[p].language.empty()) languages[pages[p].language].add(pages[p], keep);
       }
@@ -550,6 +576,21 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
         for (const auto& [language, score] : languages) cv->f1_by_language[language] = score.f1();
       }
     }
+    // The quality score against the page F1, at the chosen threshold.
+    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> quality;
+    for (std::size_t p = 0; p < pages.size(); ++p) {
+      if (pages[p].snippet_gold) continue;
+      std::vector<uint8_t> keep(scores[p].size());
+      std::vector<double> words(scores[p].size());
+      for (std::size_t b = 0; b < scores[p].size(); ++b) {
+        keep[b] = scores[p][b] >= cv->threshold;
+        words[b] = static_cast<double>(pages[p].tokens[b].size());
+      }
+      auto& [q, f1] = quality[pages[p].source];
+      q.push_back(expected_f1(scores[p], keep, words));
+      f1.push_back(kept_f1(pages[p], keep));
+    }
+    for (const auto& [source, series] : quality) cv->quality_spearman[source] = spearman(series.first, series.second);
   }
   std::vector<std::size_t> all(pages.size());
   for (std::size_t p = 0; p < pages.size(); ++p) all[p] = p;
@@ -559,7 +600,19 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
   if (Status st = fit(m, o, b); !st.ok()) return st;
   char threshold[32];
   std::snprintf(threshold, sizeof(threshold), "%.3f", cv != nullptr && cv->folds ? cv->threshold : 0.45);
-  return saved(b, names, {{"threshold", threshold}, {"trained_on", std::to_string(pages.size()) + " pages"}});
+  std::vector<std::pair<std::string, std::string>> attributes = {{"threshold", threshold},
+                                                                  {"trained_on", describe_collections(pages)}};
+  attributes.insert(attributes.end(), o.provenance.begin(), o.provenance.end());
+  if (cv != nullptr && cv->folds) {
+    std::string figures;
+    for (const auto& [source, f1] : cv->f1_by_source) {
+      char figure[64];
+      std::snprintf(figure, sizeof(figure), "%.4f", f1);
+      figures += (figures.empty() ? "" : "; ") + source + " " + figure;
+    }
+    attributes.emplace_back(cv->by_collection ? "leave_collection_out_f1" : "cross_validated_f1", figures);
+  }
+  return saved(b, names, attributes);
 }
 
 namespace {
@@ -629,7 +682,15 @@ Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages
   if (Status st = fit(m, o, "multi:softprob", classes, b); !st.ok()) return st;
   std::string joined;
   for (const std::string& t : types) joined += (joined.empty() ? "" : ",") + t;
-  return saved(b, features.page_names(), {{"types", joined}, {"trained_on", std::to_string(pages.size()) + " pages"}});
+  std::vector<std::pair<std::string, std::string>> attributes = {{"types", joined},
+                                                                  {"trained_on", describe_collections(pages)}};
+  attributes.insert(attributes.end(), o.provenance.begin(), o.provenance.end());
+  if (cv != nullptr && cv->folds) {
+    char accuracy[32];
+    std::snprintf(accuracy, sizeof(accuracy), "%.4f", cv->accuracy);
+    attributes.emplace_back(o.by_collection ? "leave_collection_out_accuracy" : "cross_validated_accuracy", accuracy);
+  }
+  return saved(b, features.page_names(), attributes);
 }
 
 }  // namespace husk

@@ -37,6 +37,7 @@ struct TrainingPage {
   std::string domain;  // the gold URL's host (or the gold's "host"), less "www."
   std::string type;    // the gold page type (collection for "category"; article without one)
   std::string language;  // the gold's "language", when it names one
+  uint64_t fingerprint = 0;  // xxh64 of the page's bytes and its gold (text or snippets)
   std::vector<float> x;  // block features, row-major (features.h)
   std::vector<float> coverage;                  // per block: share of its tokens in the gold (3-gram aligned)
   std::vector<std::vector<uint32_t>> tokens;    // per block: its lower-cased \w+ tokens as ids
@@ -69,6 +70,10 @@ std::vector<float> gold_coverage(const Blocks& blocks, std::string_view gold);
 
 // Lower-cased \w+ tokens, as ids shared through `dictionary`.
 std::vector<uint32_t> token_ids(std::string_view text, std::unordered_map<std::string, uint32_t>& dictionary);
+
+// The gold sets' names, page counts and hashes (xxh64 over their pages'
+// fingerprints, in order): "wcxb-dev 1497 pages xxh64 0123...; ...".
+std::string describe_collections(const std::vector<TrainingPage>& pages);
 
 // Every page of the gold sets (a WCXB split's directory or a benchmark's
 // ground-truth.json each) through the processor's analysis and the density
@@ -115,6 +120,9 @@ struct TreeOptions {
   bool by_collection = false;
   unsigned threads = 1;  // 1: the same model on every machine
   uint64_t seed = 1;
+  // Written into the model beside its training settings and cross-
+  // validated figures: how to make it again (command, data and its hashes).
+  std::vector<std::pair<std::string, std::string>> provenance;
 };
 
 // The block model. Each block is labelled content when the gold covers at
@@ -123,6 +131,9 @@ struct TreeOptions {
 // of page F1s.
 struct BlockModelOptions : TreeOptions {
   double label_cover = 0.5;
+  // A collection's pages weigh this much each (1 when it is not named):
+  // a large set of one kind of page can be kept from outweighing the rest.
+  std::map<std::string, double> collection_weight;
   std::vector<double> thresholds = {0.3, 0.35, 0.4, 0.45, 0.5, 0.55};
 };
 
@@ -142,9 +153,13 @@ struct PageTypeOptions : TreeOptions {
 struct CrossValidation {
   double threshold = 0.5;                    // the one with the best mean over the collections
   std::map<double, double> f1;               // threshold -> mean of the collections' figures
-  std::map<std::string, double> f1_by_type;  // at `threshold`
+  std::map<std::string, double> f1_by_type;  // at `threshold`, over the collections that name several types
   std::map<std::string, double> f1_by_source;
   std::map<std::string, double> f1_by_language;  // pages whose gold names its language
+  // Spearman's rank correlation of the quality score (the kept blocks'
+  // expected F1 under the out-of-fold probabilities) with the page F1, per
+  // collection of gold texts, at `threshold`.
+  std::map<std::string, double> quality_spearman;
   std::size_t folds = 0;
   bool by_collection = false;  // the folds were the collections
 };

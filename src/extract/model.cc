@@ -140,7 +140,7 @@ Result<std::vector<float>> margins_by_chunk(const TreeModel& model, const float*
 
 Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::vector<float>& rows,
                                              std::size_t columns, double threshold, const StagedDecision& staged,
-                                             const Deadline& deadline) {
+                                             const Deadline& deadline, std::vector<float>* probability) {
   std::vector<uint8_t> out;
   if (columns == 0 || rows.empty()) return out;
   const std::size_t n = rows.size() / columns;
@@ -171,6 +171,11 @@ Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::
   }
   out.resize(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = (*score)[i] >= cut;
+  if (probability != nullptr) {
+    probability->resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      (*probability)[i] = 1.0f / (1.0f + std::exp(-((*score)[i] + model.base_margin())));
+  }
   return out;
 }
 

@@ -73,9 +73,11 @@ inline constexpr StagedDecision kStagedDecision{1.0 / 6, 2.0f};
 // Rows are scored in chunks of kDeadlineRows, the deadline checked between
 // them: a page of a million blocks stops within one chunk's time of it.
 inline constexpr std::size_t kDeadlineRows = 8192;
+// With `probability`, each row's probability as the trees that scored it
+// give it (a settled row's from the first share of the rounds).
 Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::vector<float>& rows,
                                              std::size_t columns, double threshold, const StagedDecision& staged,
-                                             const Deadline& deadline = {});
+                                             const Deadline& deadline = {}, std::vector<float>* probability = nullptr);
 
 // The models compiled into husk (config/models/), or an error saying why
 // one cannot be loaded.

@@ -27,6 +27,11 @@ constexpr std::size_t kMaxList = 32;
 constexpr std::size_t kMaxAuthorWords = 10;
 constexpr std::size_t kMaxAuthorBytes = 100;
 constexpr std::size_t kMaxTitleWords = 40;
+// A title part found as a line of the page is taken for the headline when
+// it has 3 words or more, or 12 bytes (four CJK characters, a whole
+// Chinese headline being one \w run): shorter parts are section names.
+constexpr std::size_t kMinShownTitleWords = 3;
+constexpr std::size_t kMinShownTitleBytes = 12;
 // Bylines and date lines are looked for among the page's first blocks
 // (they stand under the headline).
 constexpr std::size_t kBylineBlocks = 400;
@@ -440,8 +445,14 @@ std::vector<std::string> shown_dates(const Blocks& blocks) {
 // Separators sites put between a story's title and the site's name.
 constexpr std::string_view kSeparators[] = {" | ", " - ", " – ", " — ", " :: ", " · ", " » ", " • ", " / "};
 
-// The parts of a <title> or og:title between separators.
-std::vector<std::string> title_parts(std::string_view title) {
+// " : " parts a site's name from a story too ("SITE : Story"), but French
+// typography sets every colon so: it is a separator only where the page
+// shows the part on its own.
+constexpr std::string_view kSpacedColon = " : ";
+
+// The parts of a <title> or og:title between separators (with the spaced
+// colon too when `colon`).
+std::vector<std::string> title_parts(std::string_view title, bool colon = false) {
   std::vector<std::string> parts;
   std::string_view rest = title;
   while (!rest.empty()) {
@@ -451,12 +462,32 @@ std::vector<std::string> title_parts(std::string_view title) {
         cut = p;
         len = sep.size();
       }
+    if (std::size_t p = colon ? rest.find(kSpacedColon) : std::string_view::npos; p < cut) {
+      cut = p;
+      len = kSpacedColon.size();
+    }
     std::string_view part = trim(rest.substr(0, cut));
     if (!part.empty()) parts.emplace_back(part);
     if (cut == std::string_view::npos) break;
     rest.remove_prefix(cut + len);
   }
   return parts;
+}
+
+// The parts of a <title> or og:title that may be the story's: all but the
+// last of those between separators ("Story | Site"), and of each, all but
+// the first of those between spaced colons ("SITE : Story"), whole or so
+// cut.
+std::vector<std::string> story_parts(std::string_view title) {
+  std::vector<std::string> parts = title_parts(title);
+  if (parts.size() >= 2) parts.pop_back();
+  std::vector<std::string> out;
+  for (const std::string& part : parts) {
+    out.push_back(part);
+    std::vector<std::string> colon = title_parts(part, true);
+    for (std::size_t i = 1; i < colon.size(); ++i) out.push_back(colon[i]);
+  }
+  return out;
 }
 
 // Whether words name the host: "davidbau.com" on davidbau.com, "MyBB" on
@@ -491,6 +522,29 @@ std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& ke
     if (!usable(h1)) continue;
     std::vector<std::string> w = words_of(h1);
     if (contains_run(title_words, w) || contains_run(og_words, w) || contains_run(headline_words, w)) return h1;
+  }
+  // A part of the <title>, og:title or JSON-LD headline that the page shows
+  // as a line of its own (a heading of any level, or a styled line above
+  // the story): the publisher names it twice, so it is the headline even
+  // where the <h1> is the logo or a section's name. On daniel-dev's news
+  // pages (2011-12, many without og:title) the <h1> was the site's or a
+  // widget's on a fifth of the pages.
+  {
+    std::vector<std::vector<std::string>> parts;
+    for (const std::string* t : {&blocks.og_title, &blocks.title_tag, &headline})
+      for (const std::string& part : story_parts(*t)) {
+        std::vector<std::string> w = words_of(part);
+        if (w.size() < kMinShownTitleWords && part.size() < kMinShownTitleBytes) continue;
+        if ((!site_words.empty() && w == site_words) || names_host(w, url)) continue;
+        parts.push_back(std::move(w));
+      }
+    if (!parts.empty())
+      for (const Block& b : blocks.blocks) {
+        if (b.features.words > kMaxTitleWords) continue;
+        std::vector<std::string> w = words_of(b.text);
+        for (const auto& part : parts)
+          if (w == part) return b.text;
+      }
   }
   for (std::size_t i = 0; i < blocks.blocks.size() && i < keep.size(); ++i)
     if (keep[i] && blocks.blocks[i].features.heading == 1 && usable(blocks.blocks[i].text)) return blocks.blocks[i].text;

@@ -35,7 +35,7 @@ TEST(Cli, ExtractWritesOneJsonObjectPerPageInInputOrderForAnyJobs) {
     auto j = nlohmann::ordered_json::parse(records[static_cast<std::size_t>(i)]);
     std::vector<std::string> keys;
     for (auto& [k, v] : j.items()) keys.push_back(k);
-    EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "status", "title", "text", "extractor", "boilerplate", "page_type",
+    EXPECT_EQ(keys, (std::vector<std::string>{"id", "url", "status", "title", "text", "extractor", "boilerplate", "quality", "page_type",
                                               "author", "date_published", "date_modified", "sitename", "description",
                                               "language", "language_confidence", "canonical_url", "image", "tags",
                                               "categories", "license"}));

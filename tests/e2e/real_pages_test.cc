@@ -21,7 +21,7 @@ const SnippetCase kCases[] = {
     {"0d46122928b6", {"MADRID — Rafael Nadal kept Spain’s hopes alive,", "Australia beat Colombia behind Nick Kyrgios’ 6-4, 6-4"}, {"Privacy Policy", "All rights reserved", "Newsletter"}},
     {"0dd135704572", {"Senator representing Yobe North , Ahmad Lawan ,", "Senate Leader, Ahmad Lawan raises a motion on"}, {"Newsletter", "Subscribe", "Comments"}},
     {"0e014df693f1", {"This shop has been compensated by #CollectiveBias, Inc.", "What is your favorite weekend family activity? How"}, {"Privacy Policy", "Cookie"}},
-    {"14cc2a0ca59c", {"A team led by researchers out of NASA's", "This article was originally published by Futurism. Read"}, {"Privacy Policy", "All rights reserved"}},
+    {"14cc2a0ca59c", {"A team led by researchers out of NASA's", "further insights into the water vapor above the moon's surface"}, {"Privacy Policy", "All rights reserved"}},
     {"16c30add7e96", {"Another cloud of choking smoke and dust is", "While some of the solutions like wind and"}, {"Privacy Policy", "Terms of Use", "Sign up"}},
     {"1ee91d1fce65", {"In a joint statement published Oct. 25, the", "Robertson, the U.S. commander, said: “The United States"}, {"Terms of Use", "Newsletter", "Comments"}},
     {"1f765c487806", {"Prince Andrew, the nearly 60-year-old younger brother of", "The views and opinions expressed in the article"}, {"Privacy Policy", "All rights reserved", "Terms of Use"}},

@@ -1,3 +1,6 @@
+#include <cmath>
+#include <random>
+
 #include "eval/eval.h"
 #include "husk/normalize.h"
 #include "unit/test_util.h"
@@ -91,6 +94,57 @@ TEST(Snippets, PooledOverPagesAfterCollapsingWhiteSpace) {
   // The article-extraction-benchmark layout is not a snippet set.
   test::write_file(dir.file("aeb.json"), R"({"x": {"articleBody": "text"}})");
   EXPECT_FALSE(is_snippet_gold(dir.file("aeb.json")));
+}
+
+// Spearman's rho against its textbook twin: ranks by counting (ties take
+// the mean rank), then Pearson's correlation of the ranks, on random series
+// with many ties.
+double slow_spearman(const std::vector<double>& a, const std::vector<double>& b) {
+  auto ranks = [](const std::vector<double>& v) {
+    std::vector<double> r;
+    for (double x : v) {
+      double below = 0, equal = 0;
+      for (double y : v) {
+        below += y < x;
+        equal += y == x;
+      }
+      r.push_back(below + (equal + 1) / 2);
+    }
+    return r;
+  };
+  std::vector<double> ra = ranks(a), rb = ranks(b);
+  const double n = static_cast<double>(a.size());
+  double ma = 0, mb = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) ma += ra[i] / n, mb += rb[i] / n;
+  double ab = 0, aa = 0, bb = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ab += (ra[i] - ma) * (rb[i] - mb);
+    aa += (ra[i] - ma) * (ra[i] - ma);
+    bb += (rb[i] - mb) * (rb[i] - mb);
+  }
+  return ab / std::sqrt(aa * bb);
+}
+
+TEST(Eval, SpearmanAgreesWithItsSlowTwin) {
+  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {10, 20, 30, 45}), 1.0);
+  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
+  EXPECT_TRUE(std::isnan(spearman({1, 1, 1}, {1, 2, 3})));
+  EXPECT_TRUE(std::isnan(spearman({1}, {1})));
+  std::mt19937 random(7);
+  for (int round = 0; round < 200; ++round) {
+    const std::size_t n = 2 + random() % 40;
+    std::vector<double> a, b;
+    for (std::size_t i = 0; i < n; ++i) {
+      a.push_back(static_cast<double>(random() % 6));
+      b.push_back(static_cast<double>(random() % 9) / 4.0);
+    }
+    const double fast = spearman(a, b), slow = slow_spearman(a, b);
+    if (std::isnan(slow)) {
+      EXPECT_TRUE(std::isnan(fast));
+    } else {
+      EXPECT_NEAR(fast, slow, 1e-12);
+    }
+  }
 }
 
 }  // namespace

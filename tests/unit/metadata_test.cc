@@ -123,6 +123,15 @@ TEST(Metadata, HeadlineNotSiteName) {
   Metadata host = meta_of("<html><head><title>example.org Notes</title></head><body><h1>example.org</h1><p>x</p></body></html>",
                           "https://example.org/notes");
   EXPECT_EQ(host.title, "example.org Notes");
+  // A title part the page shows as a line of its own, where the <h1> is a
+  // section's name.
+  Metadata shown = meta_of(
+      "<html><head><title>DAILY PLANET : Rivers rise again in the north</title></head><body><h1>World news</h1>"
+      "<div class=\"headline\">Rivers rise again in the north</div><p>The rivers rose.</p></body></html>");
+  EXPECT_EQ(shown.title, "Rivers rise again in the north");
+  // A French title's spaced colon stays where the page does not show a part alone.
+  Metadata french = meta_of("<html><head><title>Santé : les hôpitaux ferment</title></head><body><p>x</p></body></html>");
+  EXPECT_EQ(french.title, "Santé : les hôpitaux ferment");
 }
 
 TEST(Metadata, CanonicalAndDescription) {

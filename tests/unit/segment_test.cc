@@ -112,14 +112,6 @@ TEST(Segment, HeadingsAndElementRanges) {
   EXPECT_EQ(tag_path(b, b.blocks[1].element), "body>article.story>p");
 }
 
-TEST(Segment, TitleChoice) {
-  Blocks og = blocks_of(R"(<head><title>Story | Site</title><meta property="og:title" content="OG  story"></head><h1>H</h1>)");
-  EXPECT_EQ(choose_title(og), "OG story");
-  Blocks h1 = blocks_of(R"(<head><title>Story | Site</title></head><body><h1>Head <i>line</i></h1></body>)");
-  EXPECT_EQ(choose_title(h1), "Head line");
-  Blocks t = blocks_of(R"(<head><title>A long story title - Site</title></head><body><p>x</p></body>)");
-  EXPECT_EQ(choose_title(t), "A long story title");
-}
 
 }  // namespace
 }  // namespace husk
