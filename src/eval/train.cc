@@ -306,7 +306,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     Document d = processor.analyze(sp.raw, false);
     if (!d.result.status.ok()) return w;
     Labels density_labels = density->extract(PageView{d.blocks, nullptr, "", sp.raw.id});
-    t.x = features.rows(d.blocks, density_labels, "");
+    t.x = features.rows(d.blocks, density_labels);
     t.snippet_gold = sp.snippet_gold;
     if (sp.snippet_gold) {
       TextCoverage kept = text_coverage(d.blocks, sp.keep);

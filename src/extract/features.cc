@@ -414,7 +414,7 @@ FeatureExtractor::~FeatureExtractor() = default;
 PageFeatures compute_page_features(const FeatureExtractor& features, const Extractor& density, const PageView& page) {
   PageFeatures out;
   out.density = density.extract(page);
-  if (!page.blocks.blocks.empty()) out.rows = features.rows(page.blocks, out.density, page.url);
+  if (!page.blocks.blocks.empty()) out.rows = features.rows(page.blocks, out.density);
   return out;
 }
 
@@ -440,7 +440,7 @@ std::vector<float> FeatureExtractor::page_row(const std::vector<float>& rows) co
   return out;
 }
 
-std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& density, std::string_view url) const {
+std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& density) const {
   const std::size_t cols = columns();
   const std::size_t n = blocks.blocks.size();
   const std::size_t families = families_->names.size();
@@ -657,8 +657,11 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
 
   // Page columns, the same on every row.
   std::vector<std::string> types = declared_types(blocks);
-  const std::string own_url = url.empty() ? declared_url(blocks) : std::string(url);
-  const UrlShape shape = url_shape(own_url);
+  // The URL the page declares (canonical, og:url), never the one it came
+  // with: the same bytes give the same text with or without a URL (a
+  // crawler's and a file's copy of a page alike), and the models were
+  // trained on the declared one.
+  const UrlShape shape = url_shape(declared_url(blocks));
   float page[kWords];
   page[kPageWords] = log1p_f(total);
   page[kPageBlocks] = log1p_f(static_cast<double>(n));

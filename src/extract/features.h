@@ -31,8 +31,10 @@ class FeatureExtractor {
   std::size_t columns() const { return names_.size(); }
 
   // Row-major: blocks.blocks.size() rows of columns() values. `density`
-  // is the density extractor's labels for the same page.
-  std::vector<float> rows(const Blocks& blocks, const Labels& density, std::string_view url) const;
+  // is the density extractor's labels for the same page. The URL columns
+  // read the URL the page declares, so that a page gives the same rows
+  // with or without the URL it was fetched from.
+  std::vector<float> rows(const Blocks& blocks, const Labels& density) const;
 
   // One row for the whole page, the page-type classifier's: the page's own
   // columns (page_*, url_*), every other column averaged over the page's

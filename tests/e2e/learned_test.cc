@@ -47,7 +47,7 @@ TEST(LearnedFastPaths, StagedDecisionAgreesWithEveryTree) {
     Blocks b = segment(*dom);
     if (b.blocks.empty()) continue;
     Labels l = density->extract(PageView{b, nullptr, "", "p"});
-    std::vector<float> rows = features.rows(b, l, "");
+    std::vector<float> rows = features.rows(b, l);
     auto staged = above_threshold(**model, rows, features.columns(), threshold, kStagedDecision);
     auto full = above_threshold(**model, rows, features.columns(), threshold, StagedDecision{0, 0.0f});
     ASSERT_TRUE(staged.ok() && full.ok());

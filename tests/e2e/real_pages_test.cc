@@ -1,5 +1,9 @@
 // Real pages of the article-extraction-benchmark: sentences of the article
 // that must be in the text, page furniture that must not.
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "eval/eval.h"
 #include "husk/ingest.h"
 #include "unit/test_util.h"
 
@@ -45,6 +49,32 @@ TEST(RealPages, ArticleSentencesInFurnitureOut) {
     for (const std::string& s : c.must) EXPECT_NE(text.find(s), std::string::npos) << c.page << " lacks: " << s;
     for (const std::string& s : c.must_not) EXPECT_EQ(text.find(s), std::string::npos) << c.page << " keeps: " << s;
   }
+}
+
+// The same bytes give the same text with or without the URL they came
+// from, whatever the URL says (a forum's, a shop's path): no site rule or
+// template is loaded, so nothing may read it.
+TEST(RealPages, TheSameTextWithOrWithoutAUrl) {
+  std::string root = test::dataset("article-extraction-benchmark");
+  if (root.empty()) GTEST_SKIP() << "../shared/datasets/article-extraction-benchmark is absent";
+  std::ifstream gold_in(root + "/ground-truth.json");
+  nlohmann::json gold = nlohmann::json::parse(gold_in);
+  Result<Processor> pipeline = Processor::make(ProcessorOptions{});
+  ASSERT_TRUE(pipeline.ok());
+  std::size_t pages = 0;
+  ingest({root + "/html"}, IngestOptions{}, [&](RawPage&& page) {
+    const std::string without = pipeline->process(page).text;
+    for (std::string url : {gold.at(gold_key(page.id)).value("url", std::string()),
+                            std::string("https://forum.example/t/some-thread/123"),
+                            std::string("https://shop.example/product/p/123")}) {
+      RawPage with = page;
+      with.url = url;
+      EXPECT_EQ(pipeline->process(with).text, without) << page.id << " with " << url;
+    }
+    ++pages;
+    return true;
+  });
+  EXPECT_EQ(pages, gold.size());
 }
 
 }  // namespace
