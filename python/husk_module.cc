@@ -208,11 +208,11 @@ py::list dedup(const py::list& records, const std::string& method, double thresh
     page.id = field(d, "id");
     page.url = field(d, "url");
     page.title = field(d, "title");
-    page.language = primary_language(field(d, "language"));
+    page.language = field(d, "language");
     if (d.contains("rank") && !d["rank"].is_none()) page.rank = d["rank"].cast<double>();
     if (d.contains("boilerplate") && !d["boilerplate"].is_none()) page.boilerplate = d["boilerplate"].cast<double>();
     std::string text = field(d, "text");
-    if (page.language.empty() && !text.empty()) page.language = primary_language(identify_language(text).code);
+    if (page.language.empty() && !text.empty()) page.language = identify_language(text).code;
     if (d.contains("sig") && !d["sig"].is_none()) {
       std::string json = py::module_::import("json").attr("dumps")(d["sig"]).cast<std::string>();
       Result<Signatures> sig = parse_signatures(json);

@@ -90,6 +90,11 @@ Language identify_language(std::string_view text, std::string_view html_lang = {
 // "zh-Hant" -> "zh".
 std::string primary_language(std::string_view tag);
 
+// The one rule by which dedup matches languages, wherever a tag comes from
+// (a record, a signature file, CLD2): the same primary subtag, so en-US
+// matches en and zh-Hant matches zh. Records keep their tags as given.
+bool same_language(std::string_view a, std::string_view b);
+
 // Whether `code` (a primary subtag as primary_language writes it) is a
 // language CLD2 can identify: the codes --languages accepts.
 bool is_known_language(std::string_view code);

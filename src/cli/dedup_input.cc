@@ -73,7 +73,6 @@ Loaded from_record(const Line& line) {
     l.has_signature = l.usable = true;
     // The text only tells the language, when the record does not.
     if (l.page.language.empty()) (void)string_field(j, "text", line, l.text);
-    l.page.language = primary_language(l.page.language);
     return l;
   }
   if (j.contains("error")) return l;
@@ -82,7 +81,6 @@ Loaded from_record(const Line& line) {
     return l;
   }
   l.usable = j.contains("text");
-  l.page.language = primary_language(l.page.language);
   return l;
 }
 
@@ -93,7 +91,7 @@ Loaded from_page(PageResult&& r) {
   l.page.url = r.url;
   l.page.title = r.title;
   l.page.boilerplate = r.boilerplate;
-  l.page.language = primary_language(r.language.code);
+  l.page.language = r.language.code;
   l.text = std::move(r.text);
   l.usable = r.status.ok();
   return l;
@@ -101,7 +99,7 @@ Loaded from_page(PageResult&& r) {
 
 // The language of a page whose record does not name one: CLD2 on its text.
 void identify(Loaded& l) {
-  if (l.page.language.empty() && !l.text.empty()) l.page.language = primary_language(identify_language(l.text).code);
+  if (l.page.language.empty() && !l.text.empty()) l.page.language = identify_language(l.text).code;
 }
 
 // The inputs by kind, each kind read in this order.

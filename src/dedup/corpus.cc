@@ -123,7 +123,7 @@ struct Stored {
   // The language, identified from the probe on first need.
   const std::string& resolved_language() {
     if (language.empty() && !probe.empty()) {
-      language = primary_language(identify_language(probe).code);
+      language = identify_language(probe).code;
       probe.clear();
     }
     return language;

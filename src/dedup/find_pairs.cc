@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "dedup/search.h"
+#include "husk/metadata.h"
 #include "sign/hashing.h"
 
 namespace husk {
@@ -224,7 +225,8 @@ double estimated_jaccard(const std::vector<uint32_t>& a, const std::vector<uint3
 
 bool comparable_pages(const std::string& language_a, uint32_t terms_a, const std::string& language_b,
                       uint32_t terms_b, const DedupOptions& o) {
-  if (o.within_language && !language_a.empty() && !language_b.empty() && language_a != language_b) return false;
+  if (o.within_language && !language_a.empty() && !language_b.empty() && !same_language(language_a, language_b))
+    return false;
   if (o.length_window <= 0) return true;
   double la = terms_a, lb = terms_b;
   return std::abs(la - lb) <= o.length_window * std::max(la, lb);

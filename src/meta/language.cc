@@ -46,6 +46,8 @@ std::string primary_language(std::string_view tag) {
   return primary;
 }
 
+bool same_language(std::string_view a, std::string_view b) { return primary_language(a) == primary_language(b); }
+
 bool is_known_language(std::string_view code) {
   if (code.size() < 2 || code.size() > 3) return false;
   for (char c : code)

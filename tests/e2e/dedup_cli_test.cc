@@ -162,6 +162,34 @@ TEST(DedupCli, ComparesPagesOnlyWithinALanguage) {
   EXPECT_EQ(nlohmann::json::parse(any[0])["size"], 3);
 }
 
+// Language tags are kept as given and matched by their primary subtag,
+// whatever the input: the records, husk sign's JSONL and its binary file
+// give the same clusters (the binary file once kept "en-US" apart from
+// "en" while the JSONL reader cut both to "en").
+TEST(DedupCli, LanguageTagsWithRegionsMatchOnEveryInput) {
+  TempDir dir;
+  std::string in;
+  for (const char* lang : {"en-US", "en", "EN-gb", "de-AT"}) {
+    nlohmann::ordered_json j = {{"id", std::string("page-") + lang}, {"text", story(0, 0)}, {"language", lang}};
+    in += j.dump() + "\n";
+  }
+  write_file(dir.file("in.jsonl"), in);
+  ASSERT_EQ(run_husk("sign " + dir.file("in.jsonl") + " -o " + dir.file("signed.jsonl") + " 2>/dev/null").exit_code, 0);
+  ASSERT_EQ(run_husk("sign --format binary " + dir.file("in.jsonl") + " -o " + dir.file("signed.hsig") + " 2>/dev/null")
+                .exit_code,
+            0);
+  for (const char* input : {"in.jsonl", "signed.jsonl", "signed.hsig"}) {
+    std::vector<std::string> clusters = test::lines(run_husk("dedup " + dir.file(input) + " 2>/dev/null").out);
+    ASSERT_EQ(clusters.size(), 1u) << input;
+    EXPECT_EQ(nlohmann::json::parse(clusters[0])["members"], nlohmann::json({"page-en-US", "page-en", "page-EN-gb"}))
+        << input;
+  }
+  // The signatures keep the tags as the records gave them.
+  for (const std::string& line : test::lines(test::read_file(dir.file("signed.jsonl"))))
+    EXPECT_EQ("page-" + nlohmann::json::parse(line)["language"].get<std::string>(),
+              nlohmann::json::parse(line)["id"].get<std::string>());
+}
+
 TEST(DedupCli, ReportAndPairsAndUsageErrors) {
   TempDir dir;
   write_file(dir.file("in.jsonl"), records());
