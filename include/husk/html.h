@@ -138,6 +138,12 @@ class Dom {
 
 Result<Dom> parse(std::string_view html, const ParseOptions& options = {});
 
+// Text with its HTML character references decoded as the HTML5 parser
+// decodes them in an attribute or a textarea (every named reference of the
+// HTML5 table, numeric ones, the legacy ones without ';'); markup in it
+// stays text. For text the parser left raw: JSON-LD in a <script>.
+std::string decode_character_references(std::string_view text);
+
 // ---- Tags ----
 
 // The elements of the HTML Living Standard (and the legacy ones browsers

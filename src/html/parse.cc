@@ -79,4 +79,38 @@ Result<Dom> parse(std::string_view html, const ParseOptions& options) {
   return Dom(std::move(impl));
 }
 
+std::string decode_character_references(std::string_view text) {
+  if (text.find('&') == std::string_view::npos) return std::string(text);
+  // The text as a <textarea>'s: escapable raw text, whose character
+  // references the tokenizer decodes by HTML5's whole table while markup
+  // stays text. The newline after the start tag is the one the parser
+  // drops; an end tag inside the text is escaped so that it stays text.
+  std::string html = "<textarea>\n";
+  html.reserve(text.size() + 32);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '<' && i + 1 < text.size() && text[i + 1] == '/') html += "&lt;";
+    else html.push_back(text[i]);
+  }
+  html += "</textarea>";
+  GumboOutput* output = gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size());
+  std::string out;
+  const GumboNode* node = output != nullptr ? output->root : nullptr;
+  for (GumboTag tag : {GUMBO_TAG_BODY, GUMBO_TAG_TEXTAREA}) {
+    const GumboNode* next = nullptr;
+    if (node != nullptr && node->type == GUMBO_NODE_ELEMENT)
+      for (unsigned i = 0; i < node->v.element.children.length && next == nullptr; ++i) {
+        const auto* kid = static_cast<const GumboNode*>(node->v.element.children.data[i]);
+        if (kid->type == GUMBO_NODE_ELEMENT && kid->v.element.tag == tag) next = kid;
+      }
+    node = next;
+  }
+  if (node != nullptr)
+    for (unsigned i = 0; i < node->v.element.children.length; ++i) {
+      const auto* kid = static_cast<const GumboNode*>(node->v.element.children.data[i]);
+      if (kid->type == GUMBO_NODE_TEXT) out += kid->v.text.text;
+    }
+  if (output != nullptr) gumbo_destroy_output(&kGumboDefaultOptions, output);
+  return node != nullptr ? out : std::string(text);
+}
+
 }  // namespace husk

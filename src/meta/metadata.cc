@@ -97,62 +97,9 @@ void add_comma_items(std::string_view text, std::vector<std::string>& out) {
 // ---- JSON-LD ----
 
 // JSON-LD sits in a <script>, whose text the HTML parser leaves as it is,
-// yet pages escape it as HTML ("Tips &amp; Tricks"): the character
-// references are decoded (numeric ones and the five of XML).
-std::string decode_references(std::string_view s) {
-  if (s.find('&') == std::string_view::npos) return std::string(s);
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '&') {
-      out.push_back(s[i]);
-      continue;
-    }
-    std::size_t semi = s.find(';', i);
-    if (semi == std::string_view::npos || semi - i > 10) {
-      out.push_back('&');
-      continue;
-    }
-    std::string_view name = s.substr(i + 1, semi - i - 1);
-    uint32_t cp = 0;
-    if (name == "amp") cp = '&';
-    else if (name == "lt") cp = '<';
-    else if (name == "gt") cp = '>';
-    else if (name == "quot") cp = '"';
-    else if (name == "apos") cp = '\'';
-    else if (name.size() > 1 && name[0] == '#') {
-      bool hex = name[1] == 'x' || name[1] == 'X';
-      for (char c : name.substr(hex ? 2 : 1)) {
-        int d = c >= '0' && c <= '9' ? c - '0' : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10 : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0 || cp > 0x10FFFF) {
-          cp = 0;
-          break;
-        }
-        cp = cp * (hex ? 16 : 10) + static_cast<uint32_t>(d);
-      }
-    }
-    if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      out.push_back('&');
-      continue;
-    }
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-    i = semi;
-  }
-  return out;
-}
+// yet pages escape it as HTML ("Tips &amp; Tricks", "Ren&eacute;e"): its
+// strings' character references are decoded as the parser decodes text
+// (decode_character_references, husk/html.h).
 
 bool type_in(const json& node, std::initializer_list<std::string_view> types) {
   auto it = node.find("@type");
@@ -230,7 +177,7 @@ class JsonLd {
     // arrays without end.
     if (v == nullptr || depth > kMaxValueDepth) return {};
     v = resolve(v);
-    if (v->is_string()) return collapse_space(decode_references(v->get_ref<const std::string&>()));
+    if (v->is_string()) return collapse_space(decode_character_references(v->get_ref<const std::string&>()));
     if (v->is_number()) return v->dump();
     if (v->is_object()) {
       for (const char* key : {"name", "@value", "url", "contentUrl"})

@@ -49,6 +49,28 @@ TEST(Metadata, BrokenJsonLdIsRepaired) {
   EXPECT_EQ(m.date_published, "2024-02-03");
 }
 
+TEST(Metadata, JsonLdCharacterReferencesAreDecodedByTheWholeTable) {
+  Metadata m = meta_of("<html><head><script type=\"application/ld+json\">"
+                       "{\"@type\":\"Article\",\"author\":{\"name\":\"Ren&eacute;e &Aring;str&ouml;m\"},"
+                       "\"headline\":\"Tips &amp; Tricks &#x2014;for AT&T &lt;b&gt;\"}</script></head><body><p>x</p></body></html>");
+  EXPECT_EQ(m.authors, (std::vector<std::string>{"Renée Åström"}));
+  EXPECT_EQ(m.title, "Tips & Tricks —for AT&T <b>");
+}
+
+TEST(Metadata, DecodeCharacterReferences) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"Ren&eacute;e", "Renée"},
+      {"&#65;&#x42;&#X43;", "ABC"},
+      {"AT&T &zzz; & done", "AT&T &zzz; & done"},
+      {"a < b, <i>markup</i> stays", "a < b, <i>markup</i> stays"},
+      {"an end tag </textarea> stays text", "an end tag </textarea> stays text"},
+      {"\nleading line", "\nleading line"},
+      {"no references", "no references"},
+      {"&copy 2024", "© 2024"},  // a legacy reference without ';', as browsers read it
+  };
+  for (const auto& [in, want] : cases) EXPECT_EQ(decode_character_references(in), want) << in;
+}
+
 TEST(Metadata, MicrodataThenOpenGraphThenMeta) {
   Metadata m = meta_of(R"(<html><head><meta name="author" content="Meta Name">
       <meta property="article:published_time" content="2023-06-07T08:09:10Z"></head>
