@@ -278,7 +278,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       if (o.comments) result.comments = comment_text(d.blocks, in_comments);
     }
     result.text = kept_text(d.blocks, labels);
-    result.quality = expected_f1(d.blocks, labels);
+    result.quality = text_quality(d.blocks, labels);
     result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata);
     result.title = result.metadata.title;
     result.language = identify_language(result.text, d.blocks.lang, d.content_language);
@@ -345,19 +345,8 @@ std::string page_id(std::string_view url, std::string_view bytes) {
 }
 
 std::string to_jsonl(const PageResult& r) {
-  nlohmann::ordered_json j = {{"id", r.id}, {"url", r.url}};
-  j["status"] = r.http_status != 0 ? nlohmann::ordered_json(r.http_status) : nlohmann::ordered_json();
-  j["title"] = r.title;
-  j["text"] = r.text;
-  if (!r.markdown.empty()) j["markdown"] = r.markdown;
-  if (!r.html.empty()) j["html"] = r.html;
-  if (!r.comments.empty()) j["comments"] = r.comments;
-  j["extractor"] = r.extractor;
-  j["boilerplate"] = std::round(r.boilerplate * 10000.0) / 10000.0;
-  j["quality"] = std::round(r.quality * 10000.0) / 10000.0;
-  add_metadata(j, r);
-  if (!r.status.ok()) j["error"] = r.status.to_string();
-  if (!r.warnings.empty()) j["warnings"] = r.warnings;
+  nlohmann::ordered_json j = page_record(r);
+  add_outcome(j, r.warnings, r.status);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

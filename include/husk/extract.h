@@ -330,12 +330,13 @@ Result<std::unique_ptr<Extractor>> make_extractor(std::string_view name, const E
 
 // How likely the kept blocks are the page's content, in [0, 1]: the F1
 // they would score if each block were content with the block model's
-// probability (2·E[kept content words] / (kept words + E[content words])).
-// 0 when no probability is known or nothing is kept.
-double expected_f1(const Blocks& blocks, const Labels& labels);
+// probability (2·E[kept content words] / (kept words + E[content words])),
+// less the words the model was unsure of (probability between 0.2 and 0.8)
+// for each kept word. 0 when no probability is known or nothing is kept.
+double text_quality(const Blocks& blocks, const Labels& labels);
 // The same over blocks given by their word counts.
-double expected_f1(const std::vector<float>& probability, const std::vector<uint8_t>& keep,
-                   const std::vector<double>& words);
+double text_quality(const std::vector<float>& probability, const std::vector<uint8_t>& keep,
+                    const std::vector<double>& words);
 
 // The kept blocks' text, one paragraph per block, separated by blank lines.
 std::string kept_text(const Blocks& blocks, const Labels& labels);

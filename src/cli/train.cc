@@ -17,6 +17,7 @@ namespace {
 struct TrainArgs {
   std::vector<std::string> gold_sets;
   std::string dump;
+  std::string cv_scores;
   std::string output;
   std::vector<std::string> weights;  // NAME=X
   unsigned jobs = 0;
@@ -51,6 +52,32 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
            << '\n';
   }
   if (!names || !x || !blocks || !meta || !tokens) return Status(Code::kIo, dir + ": write failed");
+  return Status();
+}
+
+// The cross-validation's out-of-fold block probabilities, a JSON line per
+// page: {id, source, domain, language, type, f1 (at the chosen threshold),
+// tokens (per block), probability (per block)}; snippet-set pages carry no
+// f1.
+Status write_cv_scores(const std::string& path, const std::vector<TrainingPage>& pages, const CrossValidation& cv) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Status(Code::kIo, path + ": cannot open for writing");
+  for (std::size_t p = 0; p < pages.size() && p < cv.out_of_fold.size(); ++p) {
+    const TrainingPage& t = pages[p];
+    std::vector<uint8_t> keep(cv.out_of_fold[p].size());
+    std::vector<std::size_t> tokens;
+    for (std::size_t b = 0; b < keep.size(); ++b) {
+      keep[b] = cv.out_of_fold[p][b] >= cv.threshold;
+      tokens.push_back(b < t.tokens.size() ? t.tokens[b].size() : 0);
+    }
+    nlohmann::ordered_json j = {{"id", t.id},     {"source", t.source},       {"domain", t.domain},
+                                {"language", t.language}, {"type", t.type}};
+    j["f1"] = t.snippet_gold ? nlohmann::ordered_json() : nlohmann::ordered_json(kept_f1(t, keep));
+    j["tokens"] = tokens;
+    j["probability"] = cv.out_of_fold[p];
+    out << j.dump() << '\n';
+  }
+  if (!out) return Status(Code::kIo, path + ": write failed");
   return Status();
 }
 
@@ -125,7 +152,7 @@ int run_train_extract(TrainArgs args) {
   if (args.output.empty() && !args.dump.empty()) return 0;
   CrossValidation cv;
   args.model.provenance = provenance("extract", args, args.model);
-  Result<std::string> model = train_block_model(*pages, features.names(), args.model, &cv);
+  Result<std::string> model = train_block_model(*pages, features, args.model, &cv);
   if (!model.ok()) return fail("train", model.status().message(), 1);
   if (cv.folds > 0) {
     if (cv.by_collection)
@@ -144,6 +171,8 @@ int run_train_extract(TrainArgs args) {
     std::printf("quality score: Spearman's rank correlation with the page F1 (same folds)\n");
     for (const auto& [source, rho] : cv.quality_spearman) std::printf("  quality %-22s %.4f\n", source.c_str(), rho);
   }
+  if (!args.cv_scores.empty())
+    if (Status st = write_cv_scores(args.cv_scores, *pages, cv); !st.ok()) return fail("train", st.message(), 1);
   if (args.output.empty()) {
     std::fprintf(stderr, "husk train: no model written (-o FILE writes it)\n");
     return 0;
@@ -220,6 +249,8 @@ Command add_train_command(CLI::App& app) {
                      gold_help);
   common(extract, args->model);
   extract->add_option("--dump", args->dump, "Write the training matrix to DIR for analysis");
+  extract->add_option("--cv-scores", args->cv_scores,
+                      "Write each page's out-of-fold block probabilities and F1 to FILE (JSON lines) for analysis");
   extract->add_option("--collection-weight", args->weights,
                       "NAME=X: each page of the gold set NAME (its directory's name) weighs X (default 1)");
   CLI::App* page_type = cmd->add_subcommand(

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json_fwd.hpp>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -195,6 +196,10 @@ struct WcxbScore {
   double quality_spearman = 0;
   std::size_t quality_pages = 0;
 };
+
+// The strings of a JSON array field (other values skipped); empty when the
+// field is missing or not an array.
+std::vector<std::string> strings_of(const nlohmann::json& j, const char* key);
 
 // Spearman's rank correlation of two equally long series (ties take the
 // mean of their ranks); NaN when either is constant or shorter than 2.

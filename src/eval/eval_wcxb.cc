@@ -42,15 +42,6 @@ std::string page_type_of(const nlohmann::json& gold) {
   return "article";
 }
 
-std::vector<std::string> strings_of(const nlohmann::json& j, const char* key) {
-  std::vector<std::string> out;
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const auto& v : *it)
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
-
 // What a prediction record says about its page's metadata.
 struct PredictedMeta {
   double quality = -1;
@@ -121,6 +112,15 @@ void count(FieldScore& score, int8_t verdict) {
 }
 
 }  // namespace
+
+std::vector<std::string> strings_of(const nlohmann::json& j, const char* key) {
+  std::vector<std::string> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& v : *it)
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
 
 std::string lower_case(std::string_view text) {
   icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));

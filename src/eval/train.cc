@@ -97,15 +97,6 @@ Status read_wcxb(const fs::path& root, std::vector<SplitPage>& out) {
   return Status();
 }
 
-std::vector<std::string> strings_at(const nlohmann::json& j, const char* key) {
-  std::vector<std::string> out;
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const auto& v : *it)
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
-
 // The page's file beside a JSON gold: html/<name>(.gz) or html/<name>.html(.gz).
 fs::path html_beside(const fs::path& file, const std::string& name) {
   for (const std::string& candidate : {name + ".html.gz", name + ".html", name + ".gz", name})
@@ -134,8 +125,8 @@ Status read_json_gold(const fs::path& file, std::vector<SplitPage>& out) {
       p.url = string_at(entry, "url");
     } else if (entry.contains("with") || entry.contains("without")) {
       p.snippet_gold = true;
-      p.keep = strings_at(entry, "with");
-      p.drop = strings_at(entry, "without");
+      p.keep = strings_of(entry, "with");
+      p.drop = strings_of(entry, "without");
       if (!string_at(entry, "file").empty()) name = string_at(entry, "file");
       if (key.rfind("hard::", 0) == 0)
         p.host = key.substr(6, key.find_first_of("-", 6) == std::string::npos ? std::string::npos
@@ -521,8 +512,9 @@ bool cross_validates(const std::vector<TrainingPage>& pages, const TreeOptions& 
 
 }  // namespace
 
-Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const std::vector<std::string>& names,
+Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
                                       const BlockModelOptions& o, CrossValidation* cv) {
+  const std::vector<std::string>& names = features.names();
   XGBSetGlobalConfig("{\"verbosity\": 0}");
   const std::size_t cols = names.size();
   if (cv != nullptr && cross_validates(pages, o)) {
@@ -581,16 +573,16 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     for (std::size_t p = 0; p < pages.size(); ++p) {
       if (pages[p].snippet_gold) continue;
       std::vector<uint8_t> keep(scores[p].size());
-      std::vector<double> words(scores[p].size());
-      for (std::size_t b = 0; b < scores[p].size(); ++b) {
-        keep[b] = scores[p][b] >= cv->threshold;
-        words[b] = static_cast<double>(pages[p].tokens[b].size());
+      for (std::size_t b = 0; b < scores[p].size(); ++b) keep[b] = scores[p][b] >= cv->threshold;
+      const std::vector<double> words = features.block_words(pages[p].x);
+      const double score = text_quality(scores[p], keep, words), f1 = kept_f1(pages[p], keep);
+      for (const std::string& key : {pages[p].source, std::string("all")}) {
+        quality[key].first.push_back(score);
+        quality[key].second.push_back(f1);
       }
-      auto& [q, f1] = quality[pages[p].source];
-      q.push_back(expected_f1(scores[p], keep, words));
-      f1.push_back(kept_f1(pages[p], keep));
     }
     for (const auto& [source, series] : quality) cv->quality_spearman[source] = spearman(series.first, series.second);
+    cv->out_of_fold = std::move(scores);
   }
   std::vector<std::size_t> all(pages.size());
   for (std::size_t p = 0; p < pages.size(); ++p) all[p] = p;

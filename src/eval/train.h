@@ -158,8 +158,11 @@ struct CrossValidation {
   std::map<std::string, double> f1_by_language;  // pages whose gold names its language
   // Spearman's rank correlation of the quality score (the kept blocks'
   // expected F1 under the out-of-fold probabilities) with the page F1, per
-  // collection of gold texts, at `threshold`.
+  // collection of gold texts ("all": every such page), at `threshold`.
   std::map<std::string, double> quality_spearman;
+  // Each page's blocks' out-of-fold probabilities (the model that never
+  // saw its domain), in page order: for analysis outside husk.
+  std::vector<std::vector<float>> out_of_fold;
   std::size_t folds = 0;
   bool by_collection = false;  // the folds were the collections
 };
@@ -175,7 +178,7 @@ std::vector<int> collection_folds(const std::vector<TrainingPage>& pages, int* f
 // Cross-validates (when `cv` is given), then trains on every page. The
 // model carries the feature names and, as attributes, the chosen
 // threshold and how it was trained; returned in XGBoost's UBJSON.
-Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const std::vector<std::string>& names,
+Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
                                       const BlockModelOptions& options, CrossValidation* cv);
 
 // Cross-validation of the page-type classifier, grouped by domain.

@@ -409,6 +409,14 @@ FeatureExtractor::FeatureExtractor(const ExtractConfig& config)
   for (std::size_t c : max_columns_) page_names_.push_back("max_" + names_[c]);
 }
 
+std::vector<double> FeatureExtractor::block_words(const std::vector<float>& rows) const {
+  const std::size_t cols = columns();
+  std::vector<double> out;
+  for (std::size_t at = kWords; cols > 0 && at < rows.size(); at += cols)
+    out.push_back(std::round(std::expm1(static_cast<double>(rows[at]))));
+  return out;
+}
+
 FeatureExtractor::~FeatureExtractor() = default;
 
 PageFeatures compute_page_features(const FeatureExtractor& features, const Extractor& density, const PageView& page) {

@@ -43,6 +43,9 @@ class FeatureExtractor {
   const std::vector<std::string>& page_names() const { return page_names_; }
   std::vector<float> page_row(const std::vector<float>& rows) const;
 
+  // Each block's words (BlockFeatures::words), read back from rows().
+  std::vector<double> block_words(const std::vector<float>& rows) const;
+
  private:
   struct Families;
   std::unique_ptr<Families> families_;

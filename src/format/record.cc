@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "sign/signature_json.h"
+
 namespace husk {
 
 namespace {
@@ -15,6 +17,37 @@ nlohmann::ordered_json or_null(const std::vector<std::string>& v) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json page_record(const PageResult& r, bool with_text) {
+  nlohmann::ordered_json j = {{"id", r.id}, {"url", r.url}};
+  j["status"] = r.http_status != 0 ? nlohmann::ordered_json(r.http_status) : nlohmann::ordered_json();
+  j["title"] = r.title;
+  if (with_text) j["text"] = r.text;
+  if (!r.markdown.empty()) j["markdown"] = r.markdown;
+  if (!r.html.empty()) j["html"] = r.html;
+  if (!r.comments.empty()) j["comments"] = r.comments;
+  j["extractor"] = r.extractor;
+  j["boilerplate"] = std::round(r.boilerplate * 10000.0) / 10000.0;
+  j["quality"] = std::round(r.quality * 10000.0) / 10000.0;
+  add_metadata(j, r);
+  return j;
+}
+
+void add_verdict(nlohmann::ordered_json& j, const std::optional<Signatures>& signatures, const Verdict* verdict) {
+  j["sig"] = signatures ? signatures_to_json(*signatures) : nlohmann::ordered_json(nullptr);
+  if (verdict != nullptr && verdict->duplicate_of) {
+    const Match& m = *verdict->duplicate_of;
+    j["duplicate_of"] = {{"id", m.id}, {"url", m.url}, {"measure", m.measure}, {"score", m.score}};
+  } else {
+    j["duplicate_of"] = nullptr;
+  }
+  j["cluster"] = verdict != nullptr ? nlohmann::ordered_json(verdict->cluster) : nlohmann::ordered_json(nullptr);
+}
+
+void add_outcome(nlohmann::ordered_json& j, const std::vector<std::string>& warnings, const Status& error) {
+  if (!warnings.empty()) j["warnings"] = warnings;
+  if (!error.ok()) j["error"] = error.to_string();
+}
 
 void add_metadata(nlohmann::ordered_json& j, const PageResult& r) {
   const Metadata& m = r.metadata;

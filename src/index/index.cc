@@ -24,6 +24,7 @@
 #include <variant>
 
 #include "dedup/search.h"
+#include "format/record.h"
 #include "husk/metadata.h"
 #include "sign/signature_json.h"
 
@@ -444,19 +445,10 @@ struct Index::Impl {
       add_counter(txn, "clusters", 1);
     }
     verdict.cluster = cluster;
-    nlohmann::ordered_json record;
-    record["id"] = page.id;
-    record["url"] = page.url;
-    record["title"] = page.title;
-    record["text"] = page.text;
-    record["language"] = language.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(language);
-    record["sig"] = signatures_to_json(sig);
-    record["cluster"] = cluster;
-    record["duplicate_of"] = verdict.duplicate_of ? nlohmann::json({{"id", verdict.duplicate_of->id},
-                                                                    {"url", verdict.duplicate_of->url},
-                                                                    {"measure", verdict.duplicate_of->measure},
-                                                                    {"score", verdict.duplicate_of->score}})
-                                                  : nlohmann::json(nullptr);
+    // The page's record as husk extract writes it, with the verdict: what
+    // the service answered for it (GET and db export return it).
+    nlohmann::ordered_json record = page_record(page);
+    add_verdict(record, page.signatures, &verdict);
     const uint64_t seq = counter(txn, "seq");
     add_counter(txn, "seq", 1);
     txn.put(docs, page.id, record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -74,34 +74,16 @@ std::vector<Posted> Service::post(const std::vector<RawPage>& pages) {
 
 std::string Service::answer_json(const Posted& posted, bool with_text) {
   const PageResult& p = posted.page;
-  nlohmann::ordered_json j;
-  j["id"] = p.id;
-  j["url"] = p.url;
-  j["title"] = p.title;
-  if (with_text) j["text"] = p.text;
-  add_metadata(j, p);
-  j["sig"] = p.signatures ? signatures_to_json(*p.signatures) : nlohmann::ordered_json(nullptr);
+  nlohmann::ordered_json j = page_record(p, with_text);
   const Verdict* v = posted.verdict.ok() ? &*posted.verdict : nullptr;
-  if (v != nullptr && v->duplicate_of) {
-    j["duplicate_of"] = {{"id", v->duplicate_of->id},
-                         {"url", v->duplicate_of->url},
-                         {"measure", v->duplicate_of->measure},
-                         {"score", v->duplicate_of->score}};
-  } else {
-    j["duplicate_of"] = nullptr;
-  }
-  j["cluster"] = v != nullptr ? nlohmann::json(v->cluster) : nlohmann::json(nullptr);
+  add_verdict(j, p.signatures, v);
   std::vector<std::string> warnings = p.warnings;
   // A page with nothing to sign is answered, not indexed: a warning. Any
   // other failure to index is the page's error.
   const bool unsigned_page = p.status.ok() && !p.signatures;
   if (unsigned_page) warnings.push_back(posted.verdict.status().message());
-  j["warnings"] = warnings;
-  if (!p.status.ok()) {
-    j["error"] = p.status.to_string();
-  } else if (!posted.verdict.ok() && !unsigned_page) {
-    j["error"] = posted.verdict.status().to_string();
-  }
+  j["warnings"] = warnings;  // always present in an answer, empty or not
+  add_outcome(j, {}, !p.status.ok() ? p.status : !posted.verdict.ok() && !unsigned_page ? posted.verdict.status() : Status());
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -8,33 +8,6 @@
 namespace husk {
 namespace {
 
-// The rows of the markdown table that follows `header` in `doc`: the first
-// word of the first cell (bold marks dropped) -> the other cells.
-std::map<std::string, std::vector<std::string>> table_after(const std::string& doc, const std::string& header) {
-  std::map<std::string, std::vector<std::string>> rows;
-  std::size_t at = doc.find(header);
-  if (at == std::string::npos) return rows;
-  std::istringstream in(doc.substr(at));
-  std::string line;
-  std::getline(in, line);  // the header
-  std::getline(in, line);  // |---|
-  while (std::getline(in, line) && !line.empty() && line[0] == '|') {
-    std::vector<std::string> cells;
-    std::stringstream row(line.substr(1));
-    for (std::string cell; std::getline(row, cell, '|');) {
-      std::string clean;
-      for (char c : cell)
-        if (c != '*') clean.push_back(c);
-      const std::size_t b = clean.find_first_not_of(' '), e = clean.find_last_not_of(' ');
-      cells.push_back(b == std::string::npos ? "" : clean.substr(b, e - b + 1));
-    }
-    if (cells.empty()) continue;
-    const std::string name = cells[0].substr(0, cells[0].find(' '));
-    rows[name] = std::vector<std::string>(cells.begin() + 1, cells.end());
-  }
-  return rows;
-}
-
 std::string three_decimals(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f", x);
@@ -53,7 +26,7 @@ TEST(Docs, TheDedupMethodTableIsWhatEvalDedupComparePrints) {
   test::CommandResult compare = test::run_husk("eval dedup --compare --gold " + pairs + "/pairs.jsonl " +
                                                dir.file("signed.jsonl") + " 2>/dev/null");
   ASSERT_EQ(compare.exit_code, 0);
-  const auto documented = table_after(test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md"),
+  const auto documented = test::table_after(test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md"),
                                       "| method (default setting) | precision | recall | F1 |");
   ASSERT_EQ(documented.size(), 11u);
   std::size_t checked = 0;

@@ -132,6 +132,37 @@ TEST(QualityGate, CrossValidatedFloorsAndTheShippedModelsRebuild) {
     std::printf("%s cross-validated F1 %.4f (floor %.4f)\n", collection.c_str(), f1.at(collection), pinned.get<double>());
     EXPECT_GE(f1.at(collection), pinned.get<double>() - tolerance) << collection;
   }
+  // The quality score's rank correlation, "  quality <collection>  0.6548".
+  std::map<std::string, double> rho;
+  static const std::regex quality_line(R"(^  quality ([a-z][a-z-]+)\s+(-?[01]\.[0-9]{4})$)");
+  for (const std::string& l : test::lines(blocks.out)) {
+    std::smatch m;
+    if (std::regex_match(l, m, quality_line)) rho[m[1]] = std::stod(m[2]);
+  }
+  for (const auto& [collection, pinned] : cv.at("quality_spearman").items()) {
+    ASSERT_TRUE(rho.count(collection)) << collection << ": no quality figure in husk train's output";
+    EXPECT_GE(rho.at(collection), pinned.get<double>() - tolerance) << "quality, " << collection;
+  }
+  // docs/evaluation.md prints the same figures (three decimals).
+  const std::string doc = test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md");
+  auto three = [](double x) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.3f", x);
+    return std::string(buf);
+  };
+  const auto collections = test::table_after(doc, "| collection (pages) | **left out**");
+  ASSERT_EQ(collections.size(), 4u) << "docs/evaluation.md's table of the four collections";
+  for (const auto& [collection, cells] : collections) {
+    ASSERT_TRUE(f1.count(collection)) << collection;
+    ASSERT_GE(cells.size(), 2u);
+    EXPECT_EQ(cells[1], three(f1.at(collection))) << "docs/evaluation.md, " << collection << ", cross-validated";
+  }
+  const auto quality = test::table_after(doc, "| collection | cross-validated by domain (`husk train extract`) |");
+  ASSERT_EQ(quality.size(), 4u) << "docs/evaluation.md's table of the quality score";
+  for (const auto& [collection, cells] : quality) {
+    ASSERT_TRUE(rho.count(collection)) << collection;
+    EXPECT_EQ(cells[0], three(rho.at(collection))) << "docs/evaluation.md, quality, " << collection;
+  }
   EXPECT_EQ(test::read_file(dir.file("blocks.ubj")), test::read_file(std::string(HUSK_SOURCE_DIR) + "/config/models/blocks.ubj"))
       << "husk train extract no longer reproduces config/models/blocks.ubj: retrain it with the command in "
          "docs/architecture.md";

@@ -330,6 +330,45 @@ TEST(Service, HookOverAPipe) {
   EXPECT_EQ(test::run_husk("db compact --db " + dir.file("db") + " " + dir.file("backup") + " 2>/dev/null").exit_code, 1);
 }
 
+// One page is one record wherever it goes in or out: husk extract's line,
+// the hook's answer and the record the index stores (husk db export, GET)
+// hold the same fields with the same values; the answer and the stored
+// record add the verdict (sig, duplicate_of, cluster). A Traditional-Chinese
+// page: the stored record once held 8 fields and "zh" for "zh-Hant".
+TEST(Service, OnePageIsOneRecordThroughExtractHookAndIndex) {
+  test::TempDir dir;
+  const std::string html =
+      "<html lang=\"zh-Hant\"><head><title>臺北市今日舉行新聞發布會</title>"
+      "<meta property=\"og:site_name\" content=\"範例新聞\"></head><body><article><h1>臺北市今日舉行新聞發布會</h1>"
+      "<p>臺北市政府今天上午舉行記者會，說明今年夏季的防汛準備工作，包括清理排水溝、檢查抽水站以及加強社區宣導。</p>"
+      "<p>市府官員表示，過去幾年的颱風造成不少淹水災情，因此今年提早進行各項準備，希望市民也能配合政府的防災措施。</p>"
+      "<p>記者會最後，市長呼籲民眾隨時注意氣象局發布的最新消息，並提前準備緊急避難包。</p></article></body></html>";
+  test::write_file(dir.file("in.jsonl"), nlohmann::json({{"url", "https://news.example/tw/1"}, {"html", html}}).dump() + "\n");
+  test::CommandResult extracted = test::run_husk("extract " + dir.file("in.jsonl"));
+  test::CommandResult hooked = test::run_husk("hook --db " + dir.file("db") + " < " + dir.file("in.jsonl"));
+  test::CommandResult exported = test::run_husk("db export --db " + dir.file("db"));
+  ASSERT_EQ(extracted.exit_code, 0);
+  ASSERT_EQ(hooked.exit_code, 0);
+  ASSERT_EQ(exported.exit_code, 0);
+  auto record = nlohmann::ordered_json::parse(test::lines(extracted.out).at(0));
+  auto answer = nlohmann::ordered_json::parse(test::lines(hooked.out).at(0));
+  auto stored = nlohmann::ordered_json::parse(test::lines(exported.out).at(0));
+  EXPECT_EQ(record["language"], "zh-Hant");
+  EXPECT_GE(record.size(), 21u);
+  // The id alone is each one's own: husk extract names a line without one
+  // by its place (in.jsonl:1), the index by its URL's hash.
+  EXPECT_EQ(stored["id"], answer["id"]);
+  record.erase("id");
+  for (const auto& [key, value] : record.items()) {
+    EXPECT_EQ(answer[key], value) << "the hook's answer, " << key;
+    EXPECT_EQ(stored[key], value) << "the stored record, " << key;
+  }
+  for (const char* key : {"sig", "duplicate_of", "cluster"}) {
+    EXPECT_TRUE(answer.contains(key)) << key;
+    EXPECT_EQ(stored[key], answer[key]) << key;
+  }
+}
+
 }  // namespace
 }  // namespace husk
 

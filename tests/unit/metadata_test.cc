@@ -182,7 +182,8 @@ TEST(Url, ResolvesTheRfcExamples) {
 
 TEST(Comments, LeftOutOfTheTextAndReturnedApart) {
   const std::string page =
-      "<html><head><meta property=\"og:type\" content=\"article\"><script type=\"application/ld+json\">"
+      "<html><head><meta property=\"og:type\" content=\"article\">"
+      "<link rel=\"canonical\" href=\"https://blog.example/2025/01/02/story.html\"><script type=\"application/ld+json\">"
       "{\"@type\":\"BlogPosting\",\"headline\":\"Story\"}</script></head><body><article><h1>Story</h1>"
       "<p>The article body has many words in it so that it is the main content of this page.</p>"
       "<p>A second paragraph of the article carries on with more words about the story.</p></article>"
@@ -193,6 +194,8 @@ TEST(Comments, LeftOutOfTheTextAndReturnedApart) {
   ProcessorOptions options;
   options.extractor = "fulltext";
   options.comments = true;
+  // The page's own URL (the features read the one it declares) says it is
+  // a dated blog post.
   PageResult r = Processor::make(options)->process("https://blog.example/2025/01/02/story.html", page);
   ASSERT_EQ(r.page_type, "article");
   EXPECT_NE(r.text.find("The article body"), std::string::npos);

@@ -90,6 +90,31 @@ std::vector<uint64_t> planted_fingerprints(std::size_t n, uint32_t spread, uint6
   return fp;
 }
 
+std::map<std::string, std::vector<std::string>> table_after(const std::string& doc, const std::string& header) {
+  std::map<std::string, std::vector<std::string>> rows;
+  std::size_t at = doc.find(header);
+  if (at == std::string::npos) return rows;
+  std::istringstream in(doc.substr(at));
+  std::string line;
+  std::getline(in, line);  // the header
+  std::getline(in, line);  // |---|
+  while (std::getline(in, line) && !line.empty() && line[0] == '|') {
+    std::vector<std::string> cells;
+    std::stringstream row(line.substr(1));
+    for (std::string cell; std::getline(row, cell, '|');) {
+      std::string clean;
+      for (char c : cell)
+        if (c != '*') clean.push_back(c);
+      const std::size_t b = clean.find_first_not_of(' '), e = clean.find_last_not_of(' ');
+      cells.push_back(b == std::string::npos ? "" : clean.substr(b, e - b + 1));
+    }
+    if (cells.empty()) continue;
+    const std::string name = cells[0].substr(0, cells[0].find(' '));
+    rows[name] = std::vector<std::string>(cells.begin() + 1, cells.end());
+  }
+  return rows;
+}
+
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,10 @@ std::vector<uint64_t> planted_fingerprints(std::size_t n, uint32_t spread, uint6
 
 // One JSON line per element.
 std::vector<std::string> lines(const std::string& text);
+
+// The rows of the markdown table that follows `header` in `doc`: the first
+// word of the first cell (bold marks dropped) -> the other cells.
+std::map<std::string, std::vector<std::string>> table_after(const std::string& doc, const std::string& header);
 
 // Blocks of an inline HTML page.
 Blocks blocks_of(const std::string& html);
