@@ -493,10 +493,25 @@ std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& ke
           if (w == part) return b.text;
       }
   }
+  // An <h1> the titles do not repeat is the headline only when it reads
+  // like one: a word or two of Latin script ("Grypa", "Health") is a
+  // section's or the site's name when a title has a longer story part (the
+  // same bounds as above; WCXB dev titles 0.7916 -> 0.7923, daniel-dev
+  // 0.7375 -> 0.7388).
+  bool story_titled = false;
+  for (const std::string* t : {&blocks.og_title, &blocks.title_tag, &headline})
+    for (const std::string& part : story_parts(*t)) {
+      std::vector<std::string> w = words_of(part);
+      story_titled = story_titled || (w.size() >= kMinShownTitleWords && !(w == site_words) && !names_host(w, url));
+    }
+  auto headline_like = [&](const std::string& h1) {
+    return usable(h1) && (!story_titled || words_of(h1).size() >= kMinShownTitleWords || h1.size() >= kMinShownTitleBytes);
+  };
   for (std::size_t i = 0; i < blocks.blocks.size() && i < keep.size(); ++i)
-    if (keep[i] && blocks.blocks[i].features.heading == 1 && usable(blocks.blocks[i].text)) return blocks.blocks[i].text;
+    if (keep[i] && blocks.blocks[i].features.heading == 1 && headline_like(blocks.blocks[i].text))
+      return blocks.blocks[i].text;
   for (const std::string& h1 : blocks.facts.h1s)
-    if (usable(h1)) return h1;
+    if (headline_like(h1)) return h1;
   for (const std::string* t : {&blocks.og_title, &blocks.title_tag, &headline}) {
     for (const std::string& part : title_parts(*t))
       if (site_words.empty() || words_of(part) != site_words) return part;
