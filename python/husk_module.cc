@@ -328,19 +328,7 @@ class PyIndex {
       verdict = std::move(verdicts.at(0));
     }
     if (!verdict.ok()) raise(verdict.status());
-    py::dict out;
-    out["cluster"] = verdict->cluster;
-    if (verdict->duplicate_of) {
-      py::dict d;
-      d["id"] = verdict->duplicate_of->id;
-      d["url"] = verdict->duplicate_of->url;
-      d["measure"] = verdict->duplicate_of->measure;
-      d["score"] = verdict->duplicate_of->score;
-      out["duplicate_of"] = d;
-    } else {
-      out["duplicate_of"] = py::none();
-    }
-    return out;
+    return to_python(nlohmann::ordered_json::parse(verdict_json(*verdict))).cast<py::dict>();
   }
 
   // The indexed pages that near-duplicate a text (or signatures), best first.

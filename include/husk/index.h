@@ -112,6 +112,10 @@ struct Verdict {
   std::optional<Match> duplicate_of;  // the cluster's main page, when the page joined one
 };
 
+// {"duplicate_of": {"id", "url", "measure", "score"} or null, "cluster"}:
+// the verdict as every answer and stored record writes it.
+std::string verdict_json(const Verdict& verdict);
+
 struct IndexStats {
   uint64_t pages = 0;
   uint64_t clusters = 0;

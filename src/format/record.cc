@@ -44,6 +44,13 @@ void add_verdict(nlohmann::ordered_json& j, const std::optional<Signatures>& sig
   j["cluster"] = verdict != nullptr ? nlohmann::ordered_json(verdict->cluster) : nlohmann::ordered_json(nullptr);
 }
 
+std::string verdict_json(const Verdict& verdict) {
+  nlohmann::ordered_json j;
+  add_verdict(j, std::nullopt, &verdict);
+  j.erase("sig");
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 void add_outcome(nlohmann::ordered_json& j, const std::vector<std::string>& warnings, const Status& error) {
   if (!warnings.empty()) j["warnings"] = warnings;
   if (!error.ok()) j["error"] = error.to_string();
