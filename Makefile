@@ -18,7 +18,7 @@ DATASETS ?= ../shared/datasets
 # service examples and their test; python3-venv and python3-build install
 # and package the Python module in its test.
 APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
-  libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev \
+  libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev liburiparser-dev \
   libssl-dev libxxhash-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
   libxgboost-dev libcld2-dev libgtest-dev libgmock-dev libbenchmark-dev \
   pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin \

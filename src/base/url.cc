@@ -1,5 +1,7 @@
 #include "base/url.h"
 
+#include <uriparser/Uri.h>
+
 #include "base/text_util.h"
 
 namespace husk {
@@ -25,83 +27,62 @@ UrlParts split_url(std::string_view url) {
 
 namespace {
 
-// RFC 3986 5.2.4: removes "." and ".." segments from a path.
-std::string remove_dot_segments(std::string_view path) {
+// The bytes RFC 3986 admits nowhere in a URI but pages put in their hrefs
+// as they stand (spaces, non-ASCII text, "|", "{"): percent-encoded, as a
+// browser encodes them when it resolves the reference (WHATWG URL
+// Standard, "path percent-encode set"), so that the parser takes it.
+std::string encoded_for_parsing(std::string_view s) {
+  static constexpr std::string_view kUnsafe = " \"<>\\^`{|}";
   std::string out;
-  while (!path.empty()) {
-    if (path.starts_with("../")) {
-      path.remove_prefix(3);
-    } else if (path.starts_with("./")) {
-      path.remove_prefix(2);
-    } else if (path.starts_with("/./")) {
-      path.remove_prefix(2);
-    } else if (path == "/.") {
-      path = "/";
-    } else if (path.starts_with("/../") || path == "/..") {
-      path = path.size() == 3 ? std::string_view("/") : path.substr(3);
-      std::size_t cut = out.rfind('/');
-      out.resize(cut == std::string::npos ? 0 : cut);
-    } else if (path == "." || path == "..") {
-      path = {};
+  for (char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 0x80 || b < 0x21 || b == 0x7F || kUnsafe.find(c) != std::string_view::npos) {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      out += '%';
+      out += kHex[b >> 4];
+      out += kHex[b & 15];
     } else {
-      std::size_t next = path.find('/', 1);
-      if (next == std::string_view::npos) next = path.size();
-      out.append(path.substr(0, next));
-      path.remove_prefix(next);
+      out += c;
     }
   }
   return out;
 }
 
-// The scheme of a URL ("https"), or empty when it has none.
-std::string_view scheme_of(std::string_view url) {
-  for (std::size_t i = 0; i < url.size(); ++i) {
-    char c = url[i];
-    if (c == ':') return i > 0 ? url.substr(0, i) : std::string_view();
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'));
-    if (!ok) return {};
+// A URI parsed by uriparser, freed when it goes.
+struct Uri {
+  UriUriA uri{};
+  bool ok = false;
+  explicit Uri(const std::string& text) {
+    const char* error = nullptr;
+    ok = uriParseSingleUriExA(&uri, text.data(), text.data() + text.size(), &error) == URI_SUCCESS;
   }
-  return {};
-}
+  Uri() = default;
+  Uri(const Uri&) = delete;
+  Uri& operator=(const Uri&) = delete;
+  ~Uri() { uriFreeUriMembersA(&uri); }
+};
 
 }  // namespace
 
 std::string resolve_url(std::string_view base, std::string_view reference) {
   reference = trim(reference);
-  if (!scheme_of(reference).empty()) return std::string(reference);
-  std::string_view scheme = scheme_of(base);
-  if (scheme.empty()) return std::string(reference);
-  std::string_view rest = base.substr(scheme.size() + 1);
-  std::string_view authority;
-  if (rest.starts_with("//")) {
-    std::size_t end = rest.find_first_of("/?#", 2);
-    if (end == std::string_view::npos) end = rest.size();
-    authority = rest.substr(0, end);
-    rest.remove_prefix(end);
-  }
-  std::string_view base_path = rest.substr(0, rest.find_first_of("?#"));
-  std::string_view base_query = rest.substr(base_path.size());
-  base_query = base_query.substr(0, base_query.find('#'));
-  std::string prefix = std::string(scheme) + ":";
-  if (reference.starts_with("//")) return prefix + std::string(reference);
-  prefix += authority;
-  if (reference.empty()) return prefix + std::string(base_path) + std::string(base_query);
-  if (reference[0] == '#') return prefix + std::string(base_path) + std::string(base_query) + std::string(reference);
-  if (reference[0] == '?') return prefix + std::string(base_path) + std::string(reference);
-  std::size_t tail_at = reference.find_first_of("?#");
-  std::string_view ref_path = reference.substr(0, tail_at);
-  std::string_view tail = tail_at == std::string_view::npos ? std::string_view() : reference.substr(tail_at);
-  std::string merged;
-  if (ref_path.starts_with("/")) {
-    merged = std::string(ref_path);
-  } else if (!authority.empty() && base_path.empty()) {
-    merged = "/" + std::string(ref_path);
-  } else {
-    std::size_t slash = base_path.rfind('/');
-    merged = std::string(slash == std::string_view::npos ? std::string_view() : base_path.substr(0, slash + 1));
-    merged += ref_path;
-  }
-  return prefix + remove_dot_segments(merged) + std::string(tail);
+  const std::string ref_text = encoded_for_parsing(reference);
+  Uri ref(ref_text);
+  if (!ref.ok) return std::string(reference);
+  if (ref.uri.scheme.first != nullptr) return std::string(reference);  // absolute already
+  const std::string base_text = encoded_for_parsing(trim(base));
+  Uri base_uri(base_text);
+  if (!base_uri.ok || base_uri.uri.scheme.first == nullptr) return std::string(reference);
+  Uri resolved;
+  if (uriAddBaseUriExA(&resolved.uri, &ref.uri, &base_uri.uri, URI_RESOLVE_STRICTLY) != URI_SUCCESS)
+    return std::string(reference);
+  resolved.ok = true;
+  int chars = 0;
+  if (uriToStringCharsRequiredA(&resolved.uri, &chars) != URI_SUCCESS) return std::string(reference);
+  std::string out(static_cast<std::size_t>(chars) + 1, '\0');
+  if (uriToStringA(out.data(), &resolved.uri, chars + 1, nullptr) != URI_SUCCESS) return std::string(reference);
+  out.resize(static_cast<std::size_t>(chars));
+  return out;
 }
 
 }  // namespace husk

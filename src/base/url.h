@@ -19,11 +19,13 @@ UrlParts split_url(std::string_view url);
 // The host alone (lower-cased), or empty.
 inline std::string url_host(std::string_view url) { return split_url(url).host; }
 
-// A reference resolved against a base URL (RFC 3986 section 5.2: scheme-
-// relative "//host/x", absolute path "/x", relative path "x/y" with "." and
-// ".." segments removed, query-only "?q", fragment-only "#f"). An absolute
-// reference is returned as it is; so is any reference when the base has no
-// scheme. White space around the reference is dropped.
+// A reference resolved against a base URL by RFC 3986 section 5.2
+// (liburiparser): scheme-relative "//host/x", absolute path "/x", relative
+// path "x/y" with "." and ".." segments removed, query-only "?q",
+// fragment-only "#f". Bytes no URI may hold (spaces, non-ASCII text) are
+// percent-encoded first, as browsers do. An absolute reference is returned
+// as it is; so is any reference when the base has no scheme or either does
+// not parse. White space around the reference is dropped.
 std::string resolve_url(std::string_view base, std::string_view reference);
 
 }  // namespace husk
