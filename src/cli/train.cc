@@ -163,8 +163,13 @@ int run_train_extract(TrainArgs args) {
       std::printf("cross-validation, %zu folds grouped by domain (mean page F1, pooled snippet F1 for a snippet set; "
                   "the threshold's figure is the mean over the collections):\n",
                   cv.folds);
-    for (const auto& [threshold, f1] : cv.f1)
-      std::printf("  threshold %.2f  F1 %.4f%s\n", threshold, f1, threshold == cv.threshold ? "  <- chosen" : "");
+    for (const auto& [threshold, f1] : cv.f1) {
+      std::printf("  threshold %.2f  F1 %.4f", threshold, f1);
+      if (cv.f1_by_source_at.count(threshold) && cv.f1_by_source_at.at(threshold).size() > 1)
+        for (const auto& [source, figure] : cv.f1_by_source_at.at(threshold))
+          std::printf("  %s %.4f", source.c_str(), figure);
+      std::printf("%s\n", threshold == cv.threshold ? "  <- chosen" : "");
+    }
     for (const auto& [type, f1] : cv.f1_by_type) std::printf("  %-14s %.4f\n", type.c_str(), f1);
     for (const auto& [source, f1] : cv.f1_by_source) std::printf("  %-30s %.4f\n", source.c_str(), f1);
     for (const auto& [language, f1] : cv.f1_by_language) std::printf("  language %-21s %.4f\n", language.c_str(), f1);

@@ -557,6 +557,7 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
       for (const auto& [source, score] : sources) sum += score.f1();
       const double mean = sources.empty() ? 0 : sum / static_cast<double>(sources.size());
       cv->f1[threshold] = mean;
+      for (const auto& [source, score] : sources) cv->f1_by_source_at[threshold][source] = score.f1();
       if (mean > best) {
         best = mean;
         cv->threshold = threshold;

@@ -153,6 +153,7 @@ struct PageTypeOptions : TreeOptions {
 struct CrossValidation {
   double threshold = 0.5;                    // the one with the best mean over the collections
   std::map<double, double> f1;               // threshold -> mean of the collections' figures
+  std::map<double, std::map<std::string, double>> f1_by_source_at;  // threshold -> collection -> figure
   std::map<std::string, double> f1_by_type;  // at `threshold`, over the collections that name several types
   std::map<std::string, double> f1_by_source;
   std::map<std::string, double> f1_by_language;  // pages whose gold names its language
