@@ -28,11 +28,6 @@ namespace {
 constexpr double kPrecisionThreshold = 0.65;
 constexpr uint32_t kStubWords = 25;
 
-uint32_t page_words(const PageView& page) {
-  uint32_t words = 0;
-  for (const Block& b : page.blocks.blocks) words += b.features.words;
-  return words;
-}
 constexpr double kRecallThreshold = 0.25;
 
 class LearnedExtractor final : public Extractor {
@@ -67,7 +62,7 @@ class LearnedExtractor final : public Extractor {
     }
     Labels out;
     out.keep = std::move(*keep);
-    if (std::find(out.keep.begin(), out.keep.end(), 1) == out.keep.end() && page_words(page) < kStubWords)
+    if (std::find(out.keep.begin(), out.keep.end(), 1) == out.keep.end() && visible_words(page.blocks) < kStubWords)
       out = emptied(page, f->density);
     out.probability = std::move(probability);
     return out;

@@ -40,12 +40,6 @@ bool out_of_time(const Deadline& deadline, uint32_t budget_ms, PageResult& resul
 constexpr uint32_t kScriptShellWords = 100;
 constexpr std::size_t kNoscriptPageBytes = 4096;
 
-uint32_t words_of(const Blocks& blocks) {
-  uint32_t words = 0;
-  for (const Block& b : blocks.blocks) words += b.features.words;
-  return words;
-}
-
 }  // namespace
 
 // The extraction cascade, after trafilatura's core.py: numbered stages,
@@ -214,13 +208,13 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
     // A page rendered by script shows crawlers its server-rendered copy in
     // <noscript> (forum software does): when the page alone has almost no
     // text and its noscript holds markup, that markup is the page.
-    if (words_of(d.blocks) < kScriptShellWords && dom->noscript_bytes() >= kNoscriptPageBytes) {
+    if (visible_words(d.blocks) < kScriptShellWords && dom->noscript_bytes() >= kNoscriptPageBytes) {
       ParseOptions unwrapped = o.parse;
       unwrapped.unwrap_noscript = true;
       Result<Dom> again = parse(decoded.html, unwrapped);
       if (again.ok()) {
         Blocks blocks = segment(*again, o.segment);
-        if (words_of(blocks) > words_of(d.blocks)) {
+        if (visible_words(blocks) > visible_words(d.blocks)) {
           d.blocks = std::move(blocks);
           dom = std::move(again);
           result.warnings.push_back("the page's text is in <noscript>");
@@ -229,11 +223,11 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
     }
     // Script-revealed text: a page that still shows almost nothing, read
     // with its hidden elements.
-    if (words_of(d.blocks) < kScriptShellWords) {
+    if (visible_words(d.blocks) < kScriptShellWords) {
       SegmentOptions revealed = o.segment;
       revealed.keep_hidden = true;
       Blocks blocks = segment(*dom, revealed);
-      if (words_of(blocks) > words_of(d.blocks)) {
+      if (visible_words(blocks) > visible_words(d.blocks)) {
         d.blocks = std::move(blocks);
         result.warnings.push_back("the page's text is hidden until a script shows it");
       }

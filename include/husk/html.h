@@ -305,6 +305,9 @@ enum MarkupBits : uint32_t {
 
 Blocks segment(const Dom& dom, const SegmentOptions& options = {});
 
+// The page's visible words: its blocks' BlockFeatures::words summed.
+uint32_t visible_words(const Blocks& blocks);
+
 // The tag path of an element: "body>div.content>article>p".
 std::string tag_path(const Blocks& blocks, uint32_t element);
 

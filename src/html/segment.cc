@@ -800,4 +800,10 @@ std::string tag_path(const Blocks& blocks, uint32_t element) {
   return path;
 }
 
+uint32_t visible_words(const Blocks& blocks) {
+  uint32_t words = 0;
+  for (const Block& b : blocks.blocks) words += b.features.words;
+  return words;
+}
+
 }  // namespace husk
