@@ -1,6 +1,7 @@
-// Small ASCII string helpers shared by the readers and the CLI.
+// Small string helpers shared by the readers, the stages and the CLI.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -66,5 +67,19 @@ inline std::string xml_escape(std::string_view s, bool quotes) {
   }
   return out;
 }
+
+// Chinese and Japanese characters (kana, the CJK ideographs and their
+// extensions and compatibility forms): scripts written without spaces,
+// where a character stands for a word (segmentation counts it as half a
+// word; the evaluator scores such gold by character).
+inline bool is_cjk(uint32_t cp) {
+  return (cp >= 0x3040 && cp <= 0x30FF) ||    // Hiragana, Katakana
+         (cp >= 0x3400 && cp <= 0x9FFF) ||    // CJK ideographs (ext. A and unified)
+         (cp >= 0xF900 && cp <= 0xFAFF) ||    // compatibility ideographs
+         (cp >= 0x20000 && cp <= 0x2FFFF);    // ext. B and beyond
+}
+
+// Every script written without spaces between words: CJK and Thai.
+inline bool is_unspaced_script(uint32_t cp) { return is_cjk(cp) || (cp >= 0x0E00 && cp <= 0x0E7F); }
 
 }  // namespace husk

@@ -42,17 +42,6 @@ ShingleCounts shingles(const std::vector<std::string_view>& tokens, std::size_t 
   return counts;
 }
 
-}  // namespace
-
-namespace {
-
-bool is_cjk_char(UChar32 cp) {
-  return (cp >= 0x3040 && cp <= 0x30FF) ||    // Hiragana, Katakana
-         (cp >= 0x3400 && cp <= 0x9FFF) ||    // CJK ideographs (ext. A and unified)
-         (cp >= 0xF900 && cp <= 0xFAFF) ||    // compatibility ideographs
-         (cp >= 0x20000 && cp <= 0x2FFFF);    // ext. B and beyond
-}
-
 // The code point at s[i] (negative for an invalid sequence, as ICU's
 // U8_NEXT says) and where the next one starts.
 std::pair<UChar32, std::size_t> code_point(std::string_view s, std::size_t i) {
@@ -70,7 +59,7 @@ bool is_cjk_gold(std::string_view text) {
     auto [cp, next] = code_point(text, i);
     if (!(cp >= 0 && cp < 0x80 && is_ascii_space(static_cast<char>(cp)))) {
       ++all;
-      cjk += is_cjk_char(cp);
+      cjk += cp >= 0 && is_cjk(static_cast<uint32_t>(cp));
     }
     i = next;
   }
@@ -83,7 +72,7 @@ std::vector<std::string_view> cjk_char_tokens(const std::vector<std::string_view
     std::size_t run = 0;  // start of the current non-CJK run
     for (std::size_t i = 0; i < t.size();) {
       auto [cp, next] = code_point(t, i);
-      if (is_cjk_char(cp)) {
+      if (cp >= 0 && is_cjk(static_cast<uint32_t>(cp))) {
         if (i > run) out.push_back(t.substr(run, i - run));
         out.push_back(t.substr(i, next - i));
         run = next;

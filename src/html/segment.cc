@@ -187,14 +187,6 @@ uint32_t element_flags(const GumboElement& el) {
   return flags;
 }
 
-bool is_cjk(uint32_t cp) {
-  return (cp >= 0x3040 && cp <= 0x30FF) ||  // Hiragana, Katakana
-         (cp >= 0x3400 && cp <= 0x9FFF) ||  // CJK ideographs (ext. A and unified)
-         (cp >= 0xF900 && cp <= 0xFAFF) ||  // compatibility ideographs
-         (cp >= 0x0E00 && cp <= 0x0E7F) ||  // Thai (written without spaces)
-         (cp >= 0x20000 && cp <= 0x2FFFF);
-}
-
 // Whether text sits inside a link, and whether that link stays on the page
 // (href="#..."): tables of contents and "back to top" are made of those.
 enum class LinkKind : uint8_t { kNone, kOther, kLocal };
@@ -241,7 +233,7 @@ class BlockBuilder {
       } else if (cp == 0xAD) {
         // A soft hyphen only marks where a word may break at a line's end;
         // it is never part of the word (Unicode 15, section 23.2).
-      } else if (is_cjk(cp)) {
+      } else if (is_unspaced_script(cp)) {
         put_char(s + i, len, in_link);
         ++cjk_chars_;
         if (in_link != LinkKind::kNone) ++cjk_link_chars_;
