@@ -157,9 +157,9 @@ struct CrossValidation {
   std::map<std::string, double> f1_by_type;  // at `threshold`, over the collections that name several types
   std::map<std::string, double> f1_by_source;
   std::map<std::string, double> f1_by_language;  // pages whose gold names its language
-  // Spearman's rank correlation of the quality score (the kept blocks'
-  // expected F1 under the out-of-fold probabilities) with the page F1, per
-  // collection of gold texts ("all": every such page), at `threshold`.
+  // Spearman's rank correlation of the quality score (text_quality under
+  // the out-of-fold probabilities) with the page F1, per collection of gold
+  // texts ("all": every such page), at `threshold`.
   std::map<std::string, double> quality_spearman;
   // Each page's blocks' out-of-fold probabilities (the model that never
   // saw its domain), in page order: for analysis outside husk.
