@@ -26,9 +26,11 @@ namespace {
 // WCXB 0.843 / 0.962 and AEB 0.914 / 0.992. Past these points each side
 // loses more of the other than it gains.
 constexpr double kPrecisionThreshold = 0.65;
-constexpr uint32_t kStubWords = 25;
-
 constexpr double kRecallThreshold = 0.25;
+
+// A page under this many visible words that the model empties keeps what it
+// shows (LearnedExtractor::emptied).
+constexpr uint32_t kStubWords = 25;
 
 class LearnedExtractor final : public Extractor {
  public:

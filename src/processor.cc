@@ -65,8 +65,10 @@ struct Processor::Cascade {
   std::unique_ptr<FeatureExtractor> features;
   std::unique_ptr<Extractor> density;
   std::unique_ptr<PageTyper> typer;
-  // The block model, for the quality score of pages another stage labelled.
-  std::unique_ptr<Extractor> scorer;
+  // The block model, for the quality score of pages another stage labelled:
+  // the local stage itself when it is the learned extractor, else its own.
+  std::unique_ptr<Extractor> own_scorer;
+  const Extractor* scorer = nullptr;
 
   Labels run(const ProcessorOptions& o, const Blocks& blocks, const Dom* dom, std::string_view url,
              std::string_view id, PageType* type, const Deadline& deadline) const {
@@ -143,10 +145,15 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
   if (!local.ok()) return local.status();
   if (!xpath.ok()) return xpath.status();
   if (!site_template.ok()) return site_template.status();
-  Result<std::unique_ptr<Extractor>> scorer = make_extractor("learned", options.extract);
-  if (!scorer.ok()) return scorer.status();
-  cascade->scorer = std::move(*scorer);
   cascade->local = std::move(*local);
+  if (cascade->local->name() == "learned") {
+    cascade->scorer = cascade->local.get();
+  } else {
+    Result<std::unique_ptr<Extractor>> scorer = make_extractor("learned", options.extract);
+    if (!scorer.ok()) return scorer.status();
+    cascade->own_scorer = std::move(*scorer);
+    cascade->scorer = cascade->own_scorer.get();
+  }
   cascade->xpath = std::move(*xpath);
   cascade->site_template = std::move(*site_template);
   cascade->features = std::make_unique<FeatureExtractor>(options.extract);

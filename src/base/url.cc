@@ -76,7 +76,6 @@ std::string resolve_url(std::string_view base, std::string_view reference) {
   Uri resolved;
   if (uriAddBaseUriExA(&resolved.uri, &ref.uri, &base_uri.uri, URI_RESOLVE_STRICTLY) != URI_SUCCESS)
     return std::string(reference);
-  resolved.ok = true;
   int chars = 0;
   if (uriToStringCharsRequiredA(&resolved.uri, &chars) != URI_SUCCESS) return std::string(reference);
   std::string out(static_cast<std::size_t>(chars) + 1, '\0');

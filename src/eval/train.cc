@@ -128,11 +128,12 @@ Status read_json_gold(const fs::path& file, std::vector<SplitPage>& out) {
       p.keep = strings_of(entry, "with");
       p.drop = strings_of(entry, "without");
       if (!string_at(entry, "file").empty()) name = string_at(entry, "file");
-      if (key.rfind("hard::", 0) == 0)
-        p.host = key.substr(6, key.find_first_of("-", 6) == std::string::npos ? std::string::npos
-                                                                              : key.find_first_of("-", 6) - 6);
-      else
+      if (key.rfind("hard::", 0) == 0) {
+        const std::size_t dash = key.find('-', 6);
+        p.host = key.substr(6, dash == std::string::npos ? std::string::npos : dash - 6);
+      } else {
         p.url = key;
+      }
     } else {
       return Status(Code::kCorrupt, file.string() + ": entry \"" + key +
                                         "\" has neither articleBody nor with/without snippets");
@@ -240,7 +241,6 @@ std::string describe_collections(const std::vector<TrainingPage>& pages) {
 }
 
 void CollectionScore::add(const TrainingPage& page, const std::vector<uint8_t>& keep) {
-  ++pages_;
   if (!page.snippet_gold) {
     f1_sum_ += kept_f1(page, keep);
     ++text_pages_;
@@ -536,13 +536,13 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     if (!folded.ok()) return folded;
     cv->folds = static_cast<std::size_t>(folds);
     cv->by_collection = o.by_collection;
+    // Per page type over the collections that name more than one (WCXB's).
+    std::map<std::string, std::set<std::string>> types_of;
+    for (const TrainingPage& p : pages) types_of[p.source].insert(p.type);
     // The threshold is the one with the best mean of the collections'
     // figures: each collection is another population of pages, and a
     // threshold fitted to the largest alone would not be the one that
     // generalises.
-    // Per page type over the collections that name more than one (WCXB's).
-    std::map<std::string, std::set<std::string>> types_of;
-    for (const TrainingPage& p : pages) types_of[p.source].insert(p.type);
     double best = -1;
     for (double threshold : o.thresholds) {
       std::map<std::string, CollectionScore> typed, sources, languages;
@@ -563,12 +563,11 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
         cv->threshold = threshold;
         cv->f1_by_type.clear();
         for (const auto& [type, score] : typed) cv->f1_by_type[type] = score.f1();
-        cv->f1_by_source.clear();
-        for (const auto& [source, score] : sources) cv->f1_by_source[source] = score.f1();
         cv->f1_by_language.clear();
         for (const auto& [language, score] : languages) cv->f1_by_language[language] = score.f1();
       }
     }
+    cv->f1_by_source = cv->f1_by_source_at[cv->threshold];
     // The quality score against the page F1, at the chosen threshold.
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> quality;
     for (std::size_t p = 0; p < pages.size(); ++p) {

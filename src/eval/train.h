@@ -93,10 +93,8 @@ class CollectionScore {
  public:
   void add(const TrainingPage& page, const std::vector<uint8_t>& keep);
   double f1() const;
-  std::size_t pages() const { return pages_; }
 
  private:
-  std::size_t pages_ = 0;
   double f1_sum_ = 0;
   std::size_t text_pages_ = 0;
   std::size_t tp_ = 0, fn_ = 0, fp_ = 0;
@@ -155,7 +153,7 @@ struct CrossValidation {
   std::map<double, double> f1;               // threshold -> mean of the collections' figures
   std::map<double, std::map<std::string, double>> f1_by_source_at;  // threshold -> collection -> figure
   std::map<std::string, double> f1_by_type;  // at `threshold`, over the collections that name several types
-  std::map<std::string, double> f1_by_source;
+  std::map<std::string, double> f1_by_source;  // f1_by_source_at[threshold]
   std::map<std::string, double> f1_by_language;  // pages whose gold names its language
   // Spearman's rank correlation of the quality score (text_quality under
   // the out-of-fold probabilities) with the page F1, per collection of gold

@@ -34,19 +34,24 @@ std::string cld2_code(CLD2::Language lang) {
   return code;
 }
 
-}  // namespace
-
-std::string primary_language(std::string_view tag) {
+// A tag's primary subtag, case as written, its old ISO 639 codes and
+// Norwegian's written standards mapped to one code ("iw" -> "he",
+// "nb" -> "no").
+std::string_view primary_subtag(std::string_view tag) {
   tag = trim(tag);
-  std::size_t cut = tag.find_first_of("-_");
-  std::string primary = ascii_lower(tag.substr(0, cut));
-  if (primary == "iw") return "he";
-  if (primary == "jw") return "jv";
-  if (primary == "nb" || primary == "nn") return "no";
+  std::string_view primary = tag.substr(0, tag.find_first_of("-_"));
+  if (iequals(primary, "iw")) return "he";
+  if (iequals(primary, "jw")) return "jv";
+  if (iequals(primary, "nb") || iequals(primary, "nn")) return "no";
   return primary;
 }
 
-bool same_language(std::string_view a, std::string_view b) { return primary_language(a) == primary_language(b); }
+}  // namespace
+
+std::string primary_language(std::string_view tag) { return ascii_lower(primary_subtag(tag)); }
+
+// Without allocating: dedup asks it of every candidate pair.
+bool same_language(std::string_view a, std::string_view b) { return iequals(primary_subtag(a), primary_subtag(b)); }
 
 bool is_known_language(std::string_view code) {
   if (code.size() < 2 || code.size() > 3) return false;

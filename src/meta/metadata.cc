@@ -476,34 +476,28 @@ std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& ke
   // where the <h1> is the logo or a section's name. On daniel-dev's news
   // pages (2011-12, many without og:title) the <h1> was the site's or a
   // widget's on a fifth of the pages.
-  {
-    std::vector<std::vector<std::string>> parts;
-    for (const std::string* t : {&blocks.og_title, &blocks.title_tag, &headline})
-      for (const std::string& part : story_parts(*t)) {
-        std::vector<std::string> w = words_of(part);
-        if (w.size() < kMinShownTitleWords && part.size() < kMinShownTitleBytes) continue;
-        if ((!site_words.empty() && w == site_words) || names_host(w, url)) continue;
-        parts.push_back(std::move(w));
-      }
-    if (!parts.empty())
-      for (const Block& b : blocks.blocks) {
-        if (b.features.words > kMaxTitleWords) continue;
-        std::vector<std::string> w = words_of(b.text);
-        for (const auto& part : parts)
-          if (w == part) return b.text;
-      }
-  }
+  std::vector<std::vector<std::string>> parts;
+  bool story_titled = false;  // a story part of three words or more
+  for (const std::string* t : {&blocks.og_title, &blocks.title_tag, &headline})
+    for (const std::string& part : story_parts(*t)) {
+      std::vector<std::string> w = words_of(part);
+      if (w.size() < kMinShownTitleWords && part.size() < kMinShownTitleBytes) continue;
+      if ((!site_words.empty() && w == site_words) || names_host(w, url)) continue;
+      story_titled = story_titled || w.size() >= kMinShownTitleWords;
+      parts.push_back(std::move(w));
+    }
+  if (!parts.empty())
+    for (const Block& b : blocks.blocks) {
+      if (b.features.words > kMaxTitleWords) continue;
+      std::vector<std::string> w = words_of(b.text);
+      for (const auto& part : parts)
+        if (w == part) return b.text;
+    }
   // An <h1> the titles do not repeat is the headline only when it reads
   // like one: a word or two of Latin script ("Grypa", "Health") is a
   // section's or the site's name when a title has a longer story part (the
   // same bounds as above; WCXB dev titles 0.7916 -> 0.7923, daniel-dev
   // 0.7375 -> 0.7388).
-  bool story_titled = false;
-  for (const std::string* t : {&blocks.og_title, &blocks.title_tag, &headline})
-    for (const std::string& part : story_parts(*t)) {
-      std::vector<std::string> w = words_of(part);
-      story_titled = story_titled || (w.size() >= kMinShownTitleWords && !(w == site_words) && !names_host(w, url));
-    }
   auto headline_like = [&](const std::string& h1) {
     return usable(h1) && (!story_titled || words_of(h1).size() >= kMinShownTitleWords || h1.size() >= kMinShownTitleBytes);
   };

@@ -83,7 +83,9 @@ std::string Service::answer_json(const Posted& posted, bool with_text) {
   const bool unsigned_page = p.status.ok() && !p.signatures;
   if (unsigned_page) warnings.push_back(posted.verdict.status().message());
   j["warnings"] = warnings;  // always present in an answer, empty or not
-  add_outcome(j, {}, !p.status.ok() ? p.status : !posted.verdict.ok() && !unsigned_page ? posted.verdict.status() : Status());
+  Status error = p.status;
+  if (error.ok() && !posted.verdict.ok() && !unsigned_page) error = posted.verdict.status();
+  add_outcome(j, {}, error);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
