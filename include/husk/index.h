@@ -139,8 +139,10 @@ class Index {
   // Removes a page from every table; false when it was not there.
   Result<bool> remove(const std::string& id);
 
-  // The stored record (JSON) of a page, or nothing.
-  std::optional<std::string> get(const std::string& id) const;
+  // The stored record (JSON) of a page, or nothing; Code::kCorrupt when
+  // the stored bytes are not a JSON object (a damaged file), so that no
+  // reader is handed invalid JSON.
+  Result<std::optional<std::string>> get(const std::string& id) const;
   // {"cluster", "main", "size", "members"} as JSON, or nothing.
   std::optional<std::string> cluster(const std::string& id) const;
   // Every indexed page that near-duplicates these signatures (of a page in
@@ -156,7 +158,9 @@ class Index {
   std::vector<std::string> verify() const;
   // Copies the environment, compacted, into an empty directory (a backup).
   Status compact_to(const std::string& dir) const;
-  // Every stored record, one JSON line each, in id order.
+  // Every stored record, one JSON line each, in id order. A damaged record
+  // is left out and named in the error returned after the others are
+  // written.
   Status export_jsonl(std::ostream& out) const;
 
   struct Impl;

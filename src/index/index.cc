@@ -51,6 +51,12 @@ constexpr uint64_t kMaxTables = 64;
 
 Status lmdb_error(int rc, const std::string& what) { return Status(Code::kIo, what + ": " + mdb_strerror(rc)); }
 
+// A stored record as written: a JSON object in valid UTF-8. Flipped bits
+// on disk make it something else, which no reader is handed.
+bool whole_record(std::string_view record) {
+  return !record.empty() && record.front() == '{' && nlohmann::json::accept(record);
+}
+
 MDB_val val_of(std::string_view s) { return MDB_val{s.size(), const_cast<char*>(s.data())}; }
 std::string_view view_of(const MDB_val& v) { return {static_cast<const char*>(v.mv_data), v.mv_size}; }
 
@@ -521,6 +527,38 @@ struct Index::Impl {
     return written > free_bytes ? written - free_bytes : 0;
   }
 
+  // A data.mdb shorter than the pages its header records (a partial copy,
+  // a disk that filled during a copy) is refused: LMDB maps the file and
+  // would fault with SIGBUS on the first read past its end. LMDB writes a
+  // transaction's pages before the header that names them, so a whole
+  // file is never shorter than this.
+  Status check_length(const std::string& file) {
+    MDB_envinfo info{};
+    MDB_stat stat{};
+    int rc = mdb_env_info(env, &info);
+    if (rc == 0) rc = mdb_env_stat(env, &stat);
+    if (rc != 0) return lmdb_error(rc, file + ": cannot read the index header");
+    const uint64_t needed = (static_cast<uint64_t>(info.me_last_pgno) + 1) * stat.ms_psize;
+    std::error_code ec;
+    const uint64_t length = std::filesystem::file_size(file, ec);
+    if (ec) return Status(Code::kIo, file + ": " + ec.message());
+    if (length < needed)
+      return Status(Code::kCorrupt, file + " is truncated: " + std::to_string(length) + " of " +
+                                        std::to_string(needed) + " bytes; restore it from a whole copy");
+    return Status();
+  }
+
+  // Reader slots left by killed processes (an export cut by `head`) pin
+  // the pages they read: LMDB never reuses them, and an index with
+  // deletions and re-posts grows to its limit within a second of commits.
+  // They are cleared at open and by the writer before every transaction:
+  // a scan of LMDB's reader table and one lock test per other process,
+  // microseconds beside a commit.
+  void clear_stale_readers() {
+    int dead = 0;
+    mdb_reader_check(env, &dead);
+  }
+
   static Status full_error(std::size_t limit) {
     return Status(Code::kLimit, "the index is full (its limit is " + std::to_string(limit >> 20) +
                                     " MiB: husk serve --map-size); the page is not indexed");
@@ -620,6 +658,7 @@ struct Index::Impl {
         jobs.assign(queue.begin(), queue.end());
         queue.clear();
       }
+      clear_stale_readers();
       // The writer's thread boundary: whatever escapes a commit (memory,
       // the JSON library) fails that commit's requests, not the process.
       try {
@@ -700,11 +739,19 @@ Result<std::unique_ptr<Index>> Index::open(const IndexOptions& options) {
   std::error_code ec;
   std::filesystem::create_directories(options.dir, ec);
   if (ec) return Status(Code::kIo, options.dir + ": " + ec.message());
+  const std::string file = (std::filesystem::path(options.dir) / "data.mdb").string();
+  // An empty data.mdb is a failed copy, not a new index: LMDB would write
+  // a fresh header into it and every page would be lost without a word.
+  if (std::filesystem::exists(file, ec) && std::filesystem::file_size(file, ec) == 0 && !ec)
+    return Status(Code::kCorrupt, file + " is empty: not an index (a failed copy?); restore it, or remove it to "
+                                         "start a new index");
   int rc = mdb_env_create(&impl->env);
   if (rc == 0) rc = mdb_env_set_maxdbs(impl->env, 16);
   if (rc == 0) rc = mdb_env_set_mapsize(impl->env, options.map_size + map_reserve(options.map_size));
   if (rc == 0) rc = mdb_env_open(impl->env, options.dir.c_str(), options.fsync_each_commit ? 0 : MDB_NOSYNC, 0664);
-  if (rc != 0) return lmdb_error(rc, options.dir + ": cannot open the index");
+  if (rc != 0) return lmdb_error(rc, file + ": cannot open the index");
+  if (Status st = impl->check_length(file); !st.ok()) return st;
+  impl->clear_stale_readers();
   MDB_txn* txn = nullptr;
   rc = mdb_txn_begin(impl->env, nullptr, 0, &txn);
   if (rc != 0) return lmdb_error(rc, options.dir);
@@ -769,11 +816,16 @@ Result<bool> Index::remove(const std::string& id) {
   return done.get();
 }
 
-std::optional<std::string> Index::get(const std::string& id) const {
+Result<std::optional<std::string>> Index::get(const std::string& id) const {
   ReadTxn r(impl_->env);
-  if (r.rc != 0) return std::nullopt;
+  if (r.rc != 0) return lmdb_error(r.rc, "cannot read the index");
   Txn txn(r.txn);
-  return txn.get(impl_->docs, id);
+  std::optional<std::string> record = txn.get(impl_->docs, id);
+  if (txn.rc() != 0) return lmdb_error(txn.rc(), "reading page " + id);
+  if (record && !whole_record(*record))
+    return Status(Code::kCorrupt, "the stored record of page " + id + " is damaged (not JSON); husk db verify lists "
+                                  "every damaged record");
+  return record;
 }
 
 std::optional<std::string> Index::cluster(const std::string& id) const {
@@ -918,12 +970,24 @@ Status Index::export_jsonl(std::ostream& out) const {
   ReadTxn r(impl_->env);
   if (r.rc != 0) return lmdb_error(r.rc, "cannot read the index");
   Txn txn(r.txn);
-  txn.each(impl_->docs, "", [&](std::string_view, std::string_view record) {
+  std::vector<std::string> damaged;
+  txn.each(impl_->docs, "", [&](std::string_view id, std::string_view record) {
+    if (!whole_record(record)) {
+      damaged.emplace_back(id);
+      return true;
+    }
     out << record << '\n';
     return static_cast<bool>(out);
   });
   if (txn.rc() != 0) return lmdb_error(txn.rc(), "reading the index");
-  return out ? Status() : Status(Code::kIo, "write failed");
+  if (!out) return Status(Code::kIo, "write failed");
+  if (!damaged.empty()) {
+    std::string named;
+    for (std::size_t i = 0; i < damaged.size() && i < 10; ++i) named += (i ? ", " : "") + damaged[i];
+    return Status(Code::kCorrupt, std::to_string(damaged.size()) + " damaged record(s) left out (not JSON): " + named +
+                                      (damaged.size() > 10 ? ", ..." : ""));
+  }
+  return Status();
 }
 
 }  // namespace husk

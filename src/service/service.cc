@@ -211,8 +211,10 @@ ServiceResponse Service::route(const ServiceRequest& r, std::string& endpoint) {
     if (r.method == "GET") {
       endpoint = "get";
       auto record = index_.get(*id);
-      if (!record) return fail(404, "not_found", "no page " + *id);
-      return ServiceResponse{200, "application/json", *record};
+      if (!record.ok()) return fail(500, record.status().code() == Code::kCorrupt ? "damaged" : "io",
+                                    record.status().message());
+      if (!*record) return fail(404, "not_found", "no page " + *id);
+      return ServiceResponse{200, "application/json", **record};
     }
     if (r.method == "DELETE") {
       endpoint = "delete";

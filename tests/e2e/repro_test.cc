@@ -226,5 +226,62 @@ TEST(Repro, DbOnADirectoryWithoutAnIndexSaysSo) {
     }
 }
 
+// db-truncated-data-mdb.sh: a data.mdb cut short was mapped past its end
+// (SIGBUS in verify, hook and serve), one cut to 0 bytes was taken for a
+// new, empty index, and a record with flipped bytes was exported and
+// served as invalid JSON. Now the first two are refused at open, naming
+// the file, by every command; the damaged record is reported and left out.
+TEST(Repro, ADamagedIndexIsRefusedOrReportedNeverMapped) {
+  test::TempDir tmp;
+  std::string pages;
+  for (int i = 0; i < 40; ++i)
+    pages += nlohmann::json({{"url", "http://d.example/" + std::to_string(i)},
+                             {"html", "<html><body><article><p>Harbour report number " + std::to_string(i) +
+                                          ": the ferry ran late again while the council argued about the "
+                                          "pier, its budget and the season's timetable " +
+                                          std::string(static_cast<std::size_t>(i) * 40, 'x') + "</p></article></body></html>"}})
+                 .dump() + "\n";
+  test::write_file(tmp.file("pages.jsonl"), pages);
+  ASSERT_EQ(test::run_husk("hook --db " + tmp.file("db") + " < " + tmp.file("pages.jsonl") + " > /dev/null").exit_code, 0);
+  namespace fs = std::filesystem;
+  const auto length = fs::file_size(tmp.path() / "db" / "data.mdb");
+  auto damaged = [&](const std::string& name, auto&& damage) {
+    fs::copy(tmp.path() / "db", tmp.path() / name, fs::copy_options::recursive);
+    damage(tmp.path() / name / "data.mdb");
+    return tmp.file(name);
+  };
+  const std::string half = damaged("half", [&](const fs::path& f) { fs::resize_file(f, length / 2 / 4096 * 4096); });
+  const std::string zero = damaged("zero", [&](const fs::path& f) { fs::resize_file(f, 0); });
+  for (const auto& [db, says] : {std::pair{half, "is truncated: "}, std::pair{zero, "is empty: not an index"}}) {
+    for (const std::string command : {"db verify", "db stats", "db export", "hook"}) {
+      test::CommandResult r = test::run_husk(command + " --db " + db + " < " + tmp.file("pages.jsonl") + " 2>&1");
+      EXPECT_EQ(r.exit_code, 1) << command << " on " << db << ": " << r.out;
+      EXPECT_NE(r.out.find(db + "/data.mdb " + says), std::string::npos) << command << ": " << r.out;
+    }
+  }
+  // One record's text with a control byte in it: no longer JSON.
+  EXPECT_EQ(fs::file_size(fs::path(zero) / "data.mdb"), 0u) << "left as it was";
+  const std::string flipped = damaged("flipped", [&](const fs::path& f) {
+    std::string bytes = test::read_file(f.string());
+    const std::size_t at = bytes.find("Harbour report number 7:");
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 3] = '\x01';
+    test::write_file(f.string(), bytes);
+  });
+  test::CommandResult verify = test::run_husk("db verify --db " + flipped + " 2>&1");
+  EXPECT_EQ(verify.exit_code, 1) << verify.out;
+  EXPECT_NE(verify.out.find("record is not JSON"), std::string::npos) << verify.out;
+  test::CommandResult exported = test::run_husk("db export --db " + flipped + " 2>" + tmp.file("err"));
+  EXPECT_EQ(exported.exit_code, 1);
+  EXPECT_NE(test::read_file(tmp.file("err")).find("1 damaged record(s) left out"), std::string::npos);
+  std::size_t lines = 0;
+  for (std::string_view rest = exported.out; !rest.empty(); ++lines) {
+    const std::size_t end = rest.find('\n');
+    EXPECT_TRUE(nlohmann::json::accept(rest.substr(0, end)));
+    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+  }
+  EXPECT_EQ(lines, 39u) << "every other record exported";
+}
+
 }  // namespace
 }  // namespace husk

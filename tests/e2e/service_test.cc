@@ -391,6 +391,36 @@ TEST(Service, ALongIdFailsOnlyItsOwnPage) {
   EXPECT_EQ(r.out.find("500"), std::string::npos) << r.out;
 }
 
+// svc-stale-reader-fills-index.py: a `husk db export` killed inside its
+// read transaction left its reader slot behind, LMDB never reused the
+// pages later commits freed, and a service with re-posts and deletes
+// answered 507 to every POST after 71. The writer now clears dead
+// readers, so all 1,500 re-posts fit in the same 16 MiB.
+TEST(Service, AKilledExporterDoesNotFillTheIndex) {
+  std::string dir = test::repro("");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  if (system("command -v mdb_stat >/dev/null 2>&1") != 0) {
+    test::missing("mdb_stat (lmdb-utils; make deps installs it)");
+    GTEST_SKIP() << "mdb_stat is not installed";
+  }
+  test::TempDir tmp;
+  std::filesystem::create_directories(tmp.path() / "pages");
+  for (int i = 0; i < 20; ++i) {
+    std::string words;
+    for (int w = 0; w < 400; ++w) words += test::token("w", i * 1000 + w) + " ";
+    test::write_file(tmp.file("pages/" + test::token("p", 100 + i) + ".html"),
+                     "<html><body><article><h1>Story " + std::to_string(i) + "</h1><p>" + words +
+                         "</p></article></body></html>");
+  }
+  const int port = 21000 + static_cast<int>(getpid()) % 20000;
+  test::CommandResult r = test::run_command("cd " + tmp.file("") + " && python3 " + dir +
+                                            "/svc-stale-reader-fills-index.py " + HUSK_BINARY + " pages " +
+                                            std::to_string(port) + " stale 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("'POST 200': 1500"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("507"), std::string::npos) << r.out;
+}
+
 // A real crawler as the client: wget mirrors a small site served on
 // loopback; every page it fetched is posted to husk serve, and comes back
 // with the text husk extract gives for the same file.
