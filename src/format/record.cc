@@ -35,6 +35,10 @@ nlohmann::ordered_json page_record(const PageResult& r, bool with_text) {
 
 void add_verdict(nlohmann::ordered_json& j, const std::optional<Signatures>& signatures, const Verdict* verdict) {
   j["sig"] = signatures ? signatures_to_json(*signatures) : nlohmann::ordered_json(nullptr);
+  put_verdict(j, verdict);
+}
+
+void put_verdict(nlohmann::ordered_json& j, const Verdict* verdict) {
   if (verdict != nullptr && verdict->duplicate_of) {
     const Match& m = *verdict->duplicate_of;
     j["duplicate_of"] = {{"id", m.id}, {"url", m.url}, {"measure", m.measure}, {"score", m.score}};
@@ -46,8 +50,7 @@ void add_verdict(nlohmann::ordered_json& j, const std::optional<Signatures>& sig
 
 std::string verdict_json(const Verdict& verdict) {
   nlohmann::ordered_json j;
-  add_verdict(j, std::nullopt, &verdict);
-  j.erase("sig");
+  put_verdict(j, &verdict);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -28,6 +28,9 @@ void add_metadata(nlohmann::ordered_json& record, const PageResult& page);
 // Adds sig (null without signatures), duplicate_of ({id, url, measure,
 // score}, or null) and cluster (null without a verdict).
 void add_verdict(nlohmann::ordered_json& record, const std::optional<Signatures>& signatures, const Verdict* verdict);
+// Sets duplicate_of and cluster alone: the index rewrites a stored record's
+// verdict when the cluster table changes under it.
+void put_verdict(nlohmann::ordered_json& record, const Verdict* verdict);
 
 // Adds warnings (when there are any) and error (when `error` is not ok).
 void add_outcome(nlohmann::ordered_json& record, const std::vector<std::string>& warnings, const Status& error);

@@ -369,6 +369,22 @@ struct Index::Impl {
     txn.put(meta, name, v);
   }
 
+  // Rewrites a stored page's verdict (its cluster and duplicate_of) after
+  // the cluster table changed under it, keeping the duplicates counter.
+  void set_verdict(Txn& txn, const std::string& id, const std::string& cluster, const std::optional<Match>& of) {
+    auto raw = txn.get(docs, id);
+    if (!raw) return;
+    nlohmann::ordered_json record = nlohmann::ordered_json::parse(*raw, nullptr, false);
+    if (!record.is_object()) return;  // a damaged record stays as it is for verify to report
+    const bool was_duplicate = record.contains("duplicate_of") && record["duplicate_of"].is_object();
+    Verdict verdict;
+    verdict.duplicate_of = of;
+    verdict.cluster = cluster;
+    put_verdict(record, &verdict);
+    if (was_duplicate != of.has_value()) add_counter(txn, "duplicates", of ? 1 : -1);
+    txn.put(docs, id, record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+
   // Removes a stored page from every table; false when it was not there.
   bool unindex(Txn& txn, const std::string& id) {
     auto record = txn.get(docs, id);
@@ -409,11 +425,46 @@ struct Index::Impl {
               heir = m;
             }
           }
-          txn.put(clusters, heir, heir + "\n" + url_of(txn.get(docs, heir)));
+          const std::string heir_url = url_of(txn.get(docs, heir));
+          txn.put(clusters, heir, heir + "\n" + heir_url);
+          Signatures heir_sig, member_sig;
+          std::string heir_language;
+          if (auto raw = txn.get(minhash, heir); raw && decode_stored(*raw, stored)) {
+            heir_language = stored.language;
+            heir_sig.minhash = std::move(stored.minhash);
+            heir_sig.shingles = std::move(stored.sketch);
+          }
+          const DedupOptions o = decision();
           for (const std::string& m : rest) {
             txn.del(members, *cluster, m);
-            txn.put(members, heir, m);
-            txn.put(cluster_of, m, heir);
+            if (m == heir) {
+              txn.put(members, heir, m);
+              txn.put(cluster_of, m, heir);
+              set_verdict(txn, m, heir, std::nullopt);
+              continue;
+            }
+            // Each other member stays only as a verified near-duplicate
+            // of the new main page (its record then names it, with the
+            // measured score); a member that was near only the page that
+            // left starts a cluster of its own, so that duplicate_of never
+            // names a page the member does not near-duplicate.
+            std::optional<Match> of;
+            auto raw = txn.get(minhash, m);
+            if (raw && decode_stored(*raw, stored) && comparable_pages(heir_language, 0, stored.language, 0, o)) {
+              member_sig.minhash = std::move(stored.minhash);
+              member_sig.shingles = std::move(stored.sketch);
+              const double j = minhash_similarity(member_sig, heir_sig, o.sketch);
+              if (near_duplicate(j, distinct_shingles(member_sig), distinct_shingles(heir_sig), o))
+                of = Match{heir, heir_url, "jaccard", j};
+            }
+            const std::string home = of ? heir : m;
+            if (!of) {
+              txn.put(clusters, m, m + "\n" + url_of(txn.get(docs, m)));
+              add_counter(txn, "clusters", 1);
+            }
+            txn.put(members, home, m);
+            txn.put(cluster_of, m, home);
+            set_verdict(txn, m, home, of);
           }
         }
       }
@@ -880,7 +931,7 @@ std::vector<std::string> Index::verify() const {
   if (r.rc != 0) return {std::string("cannot open a read transaction: ") + mdb_strerror(r.rc)};
   const Impl& I = *impl_;
   Txn txn(r.txn);
-  uint64_t pages = 0;
+  uint64_t pages = 0, duplicates = 0;
   // Each posting is looked up, never a key's whole list: a band shared by
   // many pages would make verification quadratic and its memory large.
   auto has = [&](MDB_dbi dbi, const std::string& key, const std::string& value) { return txn.has_pair(dbi, key, value); };
@@ -903,12 +954,25 @@ std::vector<std::string> Index::verify() const {
     if (I.options.simhash && sig->simhash)
       for (const std::string& k : I.simhash_keys(*sig->simhash))
         if (!has(I.simhash, k, id)) problems.push_back(id + ": simhash posting missing");
+    const bool duplicate = j.contains("duplicate_of") && j["duplicate_of"].is_object();
+    duplicates += duplicate;
     auto cluster = txn.get(I.cluster_of, id);
     if (!cluster) {
       problems.push_back(id + ": cluster missing");
     } else {
       if (!has(I.members, *cluster, id)) problems.push_back(id + ": not a member of " + *cluster);
-      if (!txn.get(I.clusters, *cluster)) problems.push_back(id + ": cluster " + *cluster + " has no main");
+      auto main = txn.get(I.clusters, *cluster);
+      if (!main) problems.push_back(id + ": cluster " + *cluster + " has no main");
+      // The record says what the tables say: its cluster, and duplicate_of
+      // the cluster's main page unless it is that page.
+      if (j.value("cluster", nlohmann::json()) != *cluster)
+        problems.push_back(id + ": the record names cluster " + j.value("cluster", nlohmann::json()).dump() +
+                           ", the table " + *cluster);
+      if (main && duplicate == (Impl::main_of(*main) == id))
+        problems.push_back(id + (duplicate ? ": the record names a duplicate_of but the page is its cluster's main"
+                                           : ": the record has no duplicate_of but the page is not its cluster's main"));
+      else if (main && duplicate && j["duplicate_of"].value("id", "") != Impl::main_of(*main))
+        problems.push_back(id + ": the record's duplicate_of is not its cluster's main page " + Impl::main_of(*main));
     }
     return true;
   });
@@ -928,6 +992,9 @@ std::vector<std::string> Index::verify() const {
   if (clusters != I.counter(txn, "clusters"))
     problems.push_back("cluster counter " + std::to_string(I.counter(txn, "clusters")) + " but " +
                        std::to_string(clusters) + " clusters");
+  if (duplicates != I.counter(txn, "duplicates"))
+    problems.push_back("duplicate counter " + std::to_string(I.counter(txn, "duplicates")) + " but " +
+                       std::to_string(duplicates) + " records name a duplicate_of");
   if (pages != I.counter(txn, "pages"))
     problems.push_back("page counter " + std::to_string(I.counter(txn, "pages")) + " but " + std::to_string(pages) +
                        " pages");

@@ -421,6 +421,28 @@ TEST(Service, AKilledExporterDoesNotFillTheIndex) {
   EXPECT_EQ(r.out.find("507"), std::string::npos) << r.out;
 }
 
+// svc-stale-cluster-after-delete.sh: after a cluster's main page A was
+// deleted, the remaining member B's stored record still named A as its
+// cluster and duplicate_of. Now it follows the table.
+TEST(Service, ARemainingMembersRecordFollowsItsCluster) {
+  std::string dir = test::repro("");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  test::TempDir tmp;
+  Server s(tmp.file("db"));
+  ASSERT_TRUE(s.up());
+  test::CommandResult r = test::run_command("sh " + dir + "/svc-stale-cluster-after-delete.sh " + HUSK_SOURCE_DIR +
+                                            "/fixtures/demo/en-news.html " + std::to_string(s.port()) + " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const std::size_t at = r.out.find(" B=");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string b = r.out.substr(at + 3, 16);
+  EXPECT_NE(r.out.find("GET B: cluster " + b + " duplicate_of None"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("{\"cluster\":\"" + b + "\",\"main\":\"" + b + "\""), std::string::npos) << r.out;
+  EXPECT_EQ(s.stop(SIGTERM), 0);
+  test::CommandResult verify = test::run_husk("db verify --db " + tmp.file("db") + " 2>&1");
+  EXPECT_EQ(verify.exit_code, 0) << verify.out;
+}
+
 // A real crawler as the client: wget mirrors a small site served on
 // loopback; every page it fetched is posted to husk serve, and comes back
 // with the text husk extract gives for the same file.

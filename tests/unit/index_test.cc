@@ -397,6 +397,56 @@ TEST(Index, ARepostedMainPageLeavesItsOldCluster) {
   EXPECT_EQ(cluster_a["members"], nlohmann::json({"a"}));
   EXPECT_EQ(index->stats().clusters, 2u);
   EXPECT_EQ(index->stats().pages, 2u);
+  // b's stored record follows the table: b is its cluster's main page now.
+  auto stored_b = nlohmann::json::parse(index->get("b")->value_or("{}"));
+  EXPECT_EQ(stored_b["cluster"], "b");
+  EXPECT_TRUE(stored_b["duplicate_of"].is_null());
+  EXPECT_EQ(index->stats().duplicates, 0u);
+  EXPECT_TRUE(index->verify().empty()) << index->verify().front();
+}
+
+// When a cluster's main page is deleted, each remaining member's stored
+// record names the new main page, with the score measured against it, or,
+// when the member was near only the page that left, a cluster of its own.
+TEST(Index, MembersOfADeletedMainPageCarryTheirNewVerdict) {
+  test::TempDir dir;
+  Result<Processor> processor = signing_processor();
+  ASSERT_TRUE(processor.ok());
+  // a: 100 words; b replaces a's last 25, c its first 25 (others), d is a.
+  auto words = [](int from, int to, const char* prefix) {
+    std::string out;
+    for (int w = from; w < to; ++w) out += test::token(prefix, w) + " ";
+    return out;
+  };
+  auto page = [&](const std::string& id, const std::string& text) {
+    PageResult p = processor->process("https://k.example/" + id,
+                                      "<html><body><article><p>" + text + "</p></article></body></html>");
+    p.id = id;
+    return p;
+  };
+  PageResult a = page("a", words(0, 100, "w")), b = page("b", words(0, 75, "w") + words(0, 25, "x")),
+             c = page("c", words(0, 25, "y") + words(25, 100, "w")), d = page("d", words(0, 100, "w"));
+  std::unique_ptr<Index> index = open_index(dir, "db", 3);
+  ASSERT_NE(index, nullptr);
+  for (PageResult* p : {&a, &b, &c, &d}) {
+    Result<Verdict> v = std::move(index->add({p}).at(0));
+    ASSERT_TRUE(v.ok());
+    EXPECT_EQ(v->cluster, "a") << p->id;
+  }
+  ASSERT_TRUE(index->remove("a").ok());
+  auto stored = [&](const std::string& id) { return nlohmann::json::parse(index->get(id)->value_or("{}")); };
+  // b, the earliest member left, is the main page; d (a's twin) is its
+  // near-duplicate; c shares only a quarter of b's shingles and leaves.
+  EXPECT_EQ(stored("b")["cluster"], "b");
+  EXPECT_TRUE(stored("b")["duplicate_of"].is_null());
+  EXPECT_EQ(stored("d")["cluster"], "b");
+  EXPECT_EQ(stored("d")["duplicate_of"]["id"], "b");
+  EXPECT_GT(stored("d")["duplicate_of"]["score"].get<double>(), 0.5);
+  EXPECT_EQ(stored("c")["cluster"], "c");
+  EXPECT_TRUE(stored("c")["duplicate_of"].is_null());
+  EXPECT_EQ(nlohmann::json::parse(index->cluster("b").value_or("{}"))["members"], nlohmann::json({"b", "d"}));
+  EXPECT_EQ(index->stats().clusters, 2u);
+  EXPECT_EQ(index->stats().duplicates, 1u);
   EXPECT_TRUE(index->verify().empty()) << index->verify().front();
 }
 
