@@ -30,13 +30,30 @@ bool looks_binary(std::string_view body) { return body.substr(0, 4096).find('\0'
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-// "/v1/pages/ID" -> "ID" when ID is a page or cluster id (hex).
+// "/v1/pages/ID" -> "ID". The path arrives percent-decoded (the HTTP
+// layer decodes it), so every id a page was stored under, a batch line's
+// "doc-1" or "a/b" included, is addressed by its percent-encoding.
 std::optional<std::string> id_after(std::string_view path, std::string_view prefix) {
   if (!starts_with(path, prefix) || path.size() == prefix.size()) return std::nullopt;
-  std::string_view id = path.substr(prefix.size());
-  for (char c : id)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return std::nullopt;
-  return std::string(id);
+  return std::string(path.substr(prefix.size()));
+}
+
+// A page posted as JSON without saying so (curl -d sends
+// application/x-www-form-urlencoded): an object with "html" is never a
+// page's HTML.
+bool looks_like_json_page(std::string_view body) {
+  const std::size_t first = body.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || body[first] != '{') return false;
+  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  return j.is_object() && j.contains("html");
+}
+
+// UTF-16 text is full of NUL bytes; a body that opens with its byte order
+// mark or declares the charset is text, decoded as husk extract decodes it.
+bool utf16(std::string_view body, std::string_view content_type) {
+  if (body.size() >= 2 && ((body[0] == '\xFF' && body[1] == '\xFE') || (body[0] == '\xFE' && body[1] == '\xFF')))
+    return true;
+  return ascii_lower(content_type).find("charset=utf-16") != std::string::npos;
 }
 
 std::string header(const ServiceRequest& r, const std::string& name) {
@@ -148,13 +165,13 @@ ServiceResponse Service::route(const ServiceRequest& r, std::string& endpoint) {
     // page's HTML unless it is binary.
     const bool generic = media.empty() || media == "application/x-www-form-urlencoded" ||
                          media == "application/octet-stream" || media == "text/plain";
-    if (media == "application/json") {
+    if (media == "application/json" || (generic && looks_like_json_page(r.body))) {
       Result<RawPage> parsed = page_from_json(r.body);
       if (!parsed.ok())
         return fail(400, "bad_json", "malformed JSON: " + parsed.status().message() + "; expected {\"url\": ..., \"html\": ...}");
       page = std::move(*parsed);
     } else if (generic || media == "text/html" || media == "application/xhtml+xml") {
-      if (looks_binary(r.body)) return fail(415, "binary", "the body is binary, not HTML");
+      if (looks_binary(r.body) && !utf16(r.body, type)) return fail(415, "binary", "the body is binary, not HTML");
       page.url = header(r, "x-url");
       page.bytes = r.body;
       if (!generic) page.content_type = type;

@@ -443,6 +443,32 @@ TEST(Service, ARemainingMembersRecordFollowsItsCluster) {
   EXPECT_EQ(verify.exit_code, 0) << verify.out;
 }
 
+// svc-batch-id-unreachable.sh, svc-json-posted-as-form.sh,
+// svc-utf16-refused.sh: a batch id other than lower-case hex could be
+// stored but never read or deleted; a JSON page posted by `curl -d` was
+// indexed as HTML whose text was the JSON; a UTF-16 page was refused as
+// binary. Now every stored id is addressed by its percent-encoding, the
+// JSON is read as JSON, the UTF-16 page decoded.
+TEST(Service, AnyIdAnyCarelessClientAnyUnicodeForm) {
+  std::string dir = test::repro("");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  test::TempDir tmp;
+  Server s(tmp.file("db"));
+  ASSERT_TRUE(s.up());
+  const std::string port = std::to_string(s.port());
+  test::CommandResult ids = test::run_command("sh " + dir + "/svc-batch-id-unreachable.sh " + port + " 2>&1");
+  for (const char* said : {"GET doc-1 -> {\"id\":\"doc-1\"", "DELETE doc-1 -> {\"deleted\":\"doc-1\"} 200",
+                           "GET doc%2D1 -> {\"error\":\"no page doc-1\"} 404",
+                           "GET ABCDEF0123456789 -> {\"id\":\"ABCDEF0123456789\"",
+                           "DELETE ABCDEF0123456789 -> {\"deleted\":\"ABCDEF0123456789\"} 200"})
+    EXPECT_NE(ids.out.find(said), std::string::npos) << "missing " << said << " in\n" << ids.out;
+  test::CommandResult form = test::run_command("cd " + tmp.file("") + " && sh " + dir + "/svc-json-posted-as-form.sh " + port);
+  EXPECT_NE(form.out.find("\"url\":\"http://careless.example/\""), std::string::npos) << form.out;
+  test::CommandResult u16 = test::run_command("cd " + tmp.file("") + " && sh " + dir + "/svc-utf16-refused.sh " + port);
+  EXPECT_NE(u16.out.find("\"text\":\"utf sixteen page with enough words here"), std::string::npos) << u16.out;
+  EXPECT_NE(u16.out.find(" 200"), std::string::npos) << u16.out;
+}
+
 // A real crawler as the client: wget mirrors a small site served on
 // loopback; every page it fetched is posted to husk serve, and comes back
 // with the text husk extract gives for the same file.
