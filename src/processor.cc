@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <exception>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -20,11 +21,40 @@ namespace husk {
 
 namespace {
 
+int64_t thread_cpu_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+}  // namespace
+
+Deadline Deadline::after(std::chrono::milliseconds budget) {
+  Deadline d;
+  if (budget.count() > 0) {
+    d.budget_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(budget).count();
+    d.since_ns = thread_cpu_ns();
+  }
+  return d;
+}
+
+bool Deadline::passed() const { return budget_ns >= 0 && spent_ns + (thread_cpu_ns() - since_ns) >= budget_ns; }
+
+void Deadline::pause() {
+  if (budget_ns >= 0) spent_ns += thread_cpu_ns() - since_ns;
+}
+
+void Deadline::resume() {
+  if (budget_ns >= 0) since_ns = thread_cpu_ns();
+}
+
+namespace {
+
 // Fails a page whose time has run out, its outputs cleared; true then.
 bool out_of_time(const Deadline& deadline, uint32_t budget_ms, PageResult& result) {
   if (!deadline.passed()) return false;
-  result.status = Status(Code::kTimeout, "the page took longer than its " + std::to_string(budget_ms) +
-                                             " ms budget (--page-timeout)");
+  result.status = Status(Code::kTimeout, "the page took more than its " + std::to_string(budget_ms) +
+                                             " ms of CPU time (--page-timeout)");
   result.text.clear();
   result.markdown.clear();
   result.html.clear();
@@ -242,7 +272,7 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
     for (const std::string& w : dom->warnings()) result.warnings.push_back(w);
     if (out_of_time(d.deadline, options_->page_timeout_ms, result)) return d;
     if (keep_dom) d.dom.emplace(std::move(*dom));
-    d.analyzed = std::chrono::steady_clock::now();
+    d.deadline.pause();
   } catch (const std::bad_alloc&) {
     result.status = Status(Code::kLimit, "out of memory");
   } catch (const std::exception& e) {
@@ -252,8 +282,7 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
 }
 
 PageResult Processor::finish(Document&& d, Trace* trace) const {
-  if (d.deadline.at != Deadline{}.at && d.analyzed != std::chrono::steady_clock::time_point{})
-    d.deadline.at += std::chrono::steady_clock::now() - d.analyzed;
+  d.deadline.resume();
   PageResult result = std::move(d.result);
   auto expired = [&] { return out_of_time(d.deadline, options_->page_timeout_ms, result); };
   if (!result.status.ok() || expired()) return result;

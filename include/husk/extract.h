@@ -286,16 +286,22 @@ struct Labels {
 
 struct PageFeatures;
 
-// When a page's time is up (ProcessorOptions::page_timeout_ms). Stages
-// check it between steps and in their long loops; the default never passes.
+// A page's time budget (ProcessorOptions::page_timeout_ms), counted in the
+// CPU time of the thread working on the page (CLOCK_THREAD_CPUTIME_ID), so
+// that whether a page runs out depends on the page, not on --jobs or the
+// machine's load. Stages check it between steps and in their long loops;
+// the default never passes. A page that moves to another thread
+// (analyze() on one, finish() on another) carries what it spent: pause()
+// where it leaves a thread, resume() where it goes on.
 struct Deadline {
-  std::chrono::steady_clock::time_point at = std::chrono::steady_clock::time_point::max();
-  static Deadline after(std::chrono::milliseconds budget) {
-    return budget.count() > 0 ? Deadline{std::chrono::steady_clock::now() + budget} : Deadline{};
-  }
-  bool passed() const {
-    return at != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= at;
-  }
+  static Deadline after(std::chrono::milliseconds budget);
+  bool passed() const;
+  void pause();
+  void resume();
+
+  int64_t budget_ns = -1;  // none
+  int64_t spent_ns = 0;    // spent before the current thread took the page
+  int64_t since_ns = 0;    // the current thread's CPU clock when it took the page
 };
 
 // What an extractor sees of a page.

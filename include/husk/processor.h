@@ -117,10 +117,9 @@ struct PageResult {
 struct Document {
   PageResult result;  // id, url, source, title, charset, warnings; or why the page failed
   // From ProcessorOptions::page_timeout_ms, set when the page arrived;
-  // the time between analyze() and finish() (a site's templates learned
-  // meanwhile) is not the page's and moves it on.
+  // paused between analyze() and finish(), whose time (a site's templates
+  // learned meanwhile, perhaps on another thread) is not the page's.
   Deadline deadline = {};
-  std::chrono::steady_clock::time_point analyzed = {};
   std::string content_language;  // the HTTP header, a hint for the language
   Blocks blocks;
   std::optional<Dom> dom;  // kept when asked for

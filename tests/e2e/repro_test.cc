@@ -283,5 +283,20 @@ TEST(Repro, ADamagedIndexIsRefusedOrReportedNeverMapped) {
   EXPECT_EQ(lines, 39u) << "every other record exported";
 }
 
+// extract-timeout-depends-on-jobs.sh: --page-timeout counted wall-clock
+// time, so 8 copies of one 18 MB page all extracted with -j1 and all timed
+// out with -j8 on two cores. The budget is now the page's CPU time.
+TEST(Repro, APagesBudgetDoesNotDependOnJobs) {
+  std::string dir = test::repro("");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  test::TempDir tmp;
+  test::CommandResult r = test::run_command("cd " + tmp.file("") + " && sh " + dir +
+                                            "/extract-timeout-depends-on-jobs.sh " + HUSK_BINARY + " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("-j1: 0 of 8 pages timed out"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-j8: 0 of 8 pages timed out"), std::string::npos) << r.out;
+  EXPECT_EQ(test::read_file(tmp.file("out-j1.jsonl")), test::read_file(tmp.file("out-j8.jsonl")));
+}
+
 }  // namespace
 }  // namespace husk
