@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "cli/commands.h"
@@ -14,7 +15,8 @@ int run(int argc, char** argv) {
   CLI::App app{
       "husk: clean main text out of crawled HTML (boilerplate removal), sign it and\n"
       "group near-duplicate pages.\n"
-      "Run `husk COMMAND --help` for the options of a command."};
+      "Run `husk COMMAND --help` for the options of a command.",
+      "husk"};
   app.set_version_flag("--version", "husk 0.1.0");
   app.require_subcommand(1);
   std::vector<husk::cli::Command> commands = {husk::cli::add_extract_command(app), husk::cli::add_sign_command(app),
@@ -22,6 +24,24 @@ int run(int argc, char** argv) {
                                                husk::cli::add_tune_command(app), husk::cli::add_serve_command(app),
                                                husk::cli::add_hook_command(app), husk::cli::add_db_command(app),
                                                husk::cli::add_eval_command(app), husk::cli::add_train_command(app)};
+  // `husk` alone shows what it can do; `husk frobnicate` says that there
+  // is no such command and lists the ones there are (CLI11 would say only
+  // that a subcommand is required).
+  if (argc < 2) {
+    std::fputs(app.help().c_str(), stderr);
+    return 2;
+  }
+  bool known_command = argv[1][0] == '-';
+  std::string known;
+  for (const husk::cli::Command& command : commands) {
+    known_command = known_command || command.app->check_name(argv[1]);
+    known += (known.empty() ? "" : ", ") + command.app->get_name();
+  }
+  if (!known_command) {
+    std::fprintf(stderr, "husk: no command \"%s\" (commands: %s; husk --help describes them)\n", argv[1],
+                 known.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

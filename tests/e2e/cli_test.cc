@@ -176,6 +176,18 @@ TEST(Cli, HelpForEveryCommand) {
   }
 }
 
+// `husk` alone shows the commands; a misspelt command is named, with the
+// commands there are. Both are usage errors (exit 2).
+TEST(Cli, NoCommandOrAnUnknownOneShowsTheCommands) {
+  test::CommandResult alone = run_husk("2>&1");
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.out.find("Usage: husk"), std::string::npos) << alone.out;
+  EXPECT_NE(alone.out.find("dedup"), std::string::npos) << alone.out;
+  test::CommandResult unknown = run_husk("extrct page.html 2>&1");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.out.find("no command \"extrct\" (commands: extract, sign,"), std::string::npos) << unknown.out;
+}
+
 TEST(Cli, BadConfigNamesFileAndLine) {
   TempDir dir;
   write_file(dir.file("bad.toml"), "[density]\nblock_cost = \"ten\"\n");
