@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
+#include <unordered_set>
 
 #include "husk/husk.h"
 
@@ -195,17 +196,25 @@ std::string field(const py::dict& d, const char* key) {
 }
 
 // husk dedup over records: dicts with an id and a text (or a "sig" from
-// husk.sign / husk sign), as the CLI reads JSONL.
+// husk.sign / husk sign), as the CLI reads JSONL; the library's dedup()
+// chooses the engine as it does for the CLI (minhash with the Jaccard
+// measure: the corpus engine, within `memory` bytes, spilling to
+// `work_dir`).
 py::list dedup(const py::list& records, const std::string& method, double threshold, uint32_t k,
                const std::string& cluster, const std::string& main, bool any_language, bool singletons, unsigned jobs,
-               const std::string& measure) {
+               const std::string& measure, uint64_t memory, const std::string& work_dir) {
   std::vector<DedupPage> pages;
   std::vector<std::string> texts;
   std::vector<std::size_t> to_sign;
+  std::unordered_set<std::string> ids;
   for (const py::handle& h : records) {
     py::dict d = h.cast<py::dict>();
     DedupPage page;
     page.id = field(d, "id");
+    // The records are in memory here, so every engine gets the in-memory
+    // search's rule: an id names one page.
+    if (!ids.insert(page.id).second)
+      raise(Status(Code::kInvalidArgument, "the id \"" + page.id + "\" is given twice: every page needs an id of its own"));
     page.url = field(d, "url");
     page.title = field(d, "title");
     page.language = field(d, "language");
@@ -224,48 +233,53 @@ py::list dedup(const py::list& records, const std::string& method, double thresh
     texts.push_back(std::move(text));
     pages.push_back(std::move(page));
   }
-  DedupOptions options;
-  options.method = method;
-  options.threshold = threshold;
-  options.measure = measure;
-  options.k = k;
-  options.within_language = !any_language;
+  CorpusOptions options;
+  options.dedup.method = method;
+  options.dedup.threshold = threshold;
+  options.dedup.measure = measure;
+  options.dedup.k = k;
+  options.dedup.within_language = !any_language;
   Result<ClusterMethod> method_named = cluster_method_named(cluster);
   if (!method_named.ok()) raise(method_named.status());
-  options.cluster = *method_named;
+  options.dedup.cluster = *method_named;
   Result<MainPage> main_named = main_page_named(main);
   if (!main_named.ok()) raise(main_named.status());
-  options.main = *main_named;
-  std::vector<Cluster> clusters;
-  std::vector<DedupPage> kept;
+  options.dedup.main = *main_named;
+  const SignOptions sign_options;
+  options.dedup.sketch = sign_options.minhash_sketch;
+  options.minhash_permutations = sign_options.minhash_permutations;
+  options.memory = memory;
+  options.work_dir = work_dir;
+  options.jobs = jobs;
+  options.singletons = singletons;
+  Result<DedupRun> run = Status();
   {
     py::gil_scoped_release release;
     std::vector<std::string_view> views;
     for (std::size_t i : to_sign) views.push_back(texts[i]);
-    std::vector<Signatures> signatures = sign_collection(views, SignOptions{}, jobs);
+    std::vector<Signatures> signatures = sign_collection(views, sign_options, jobs);
     for (std::size_t n = 0; n < to_sign.size(); ++n) pages[to_sign[n]].sig = std::move(signatures[n]);
-    for (DedupPage& p : pages)
-      if (p.sig.terms > 0) kept.push_back(std::move(p));
-    Result<std::vector<Pair>> pairs = find_pairs(kept, options);
-    if (!pairs.ok()) {
-      py::gil_scoped_acquire acquire;
-      raise(pairs.status());
-    }
-    clusters = cluster_pages(kept, *pairs, options, singletons);
+    std::unique_ptr<Exchange> one = one_process_exchange();
+    run = husk::dedup(
+        [&](const DedupSink& sink) {
+          uint64_t ordinal = 0;
+          for (DedupPage& p : pages)
+            if (p.sig.terms > 0)
+              if (Status st = sink(ordinal++, p, {}); !st.ok()) return Status(st.code(), p.id + ": " + st.message());
+          return Status();
+        },
+        options, *one);
   }
+  if (!run.ok()) raise(run.status());
   py::list out;
-  for (std::size_t c = 0; c < clusters.size(); ++c) {
+  for (std::size_t c = 0; c < run->result.clusters.size(); ++c) {
+    const CorpusCluster& found = run->result.clusters[c];
     py::dict j;
     j["cluster"] = c;
-    j["size"] = clusters[c].members.size();
-    j["main"] = kept[clusters[c].main].id;
-    py::list members, urls;
-    for (uint32_t m : clusters[c].members) {
-      members.append(kept[m].id);
-      urls.append(kept[m].url);
-    }
-    j["members"] = members;
-    j["urls"] = urls;
+    j["size"] = found.members.size();
+    j["main"] = found.main;
+    j["members"] = found.members;
+    j["urls"] = found.urls;
     out.append(j);
   }
   return out;
@@ -476,7 +490,7 @@ PYBIND11_MODULE(_husk, m) {
   m.def("dedup", &dedup, py::arg("records"), py::arg("method") = "minhash", py::arg("threshold") = 0.5,
         py::arg("k") = 6, py::arg("cluster") = "degree", py::arg("main") = "first",
         py::arg("any_language") = false, py::arg("singletons") = false, py::arg("jobs") = 0,
-        py::arg("measure") = "jaccard");
+        py::arg("measure") = "jaccard", py::arg("memory") = uint64_t(1) << 30, py::arg("work_dir") = std::string());
 
   py::class_<PyIndex>(m, "DedupIndex")
       .def(py::init<const py::object&, double, uint32_t, const py::object&>(), py::arg("path") = py::none(),

@@ -30,6 +30,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "husk/dedup.h"
@@ -84,6 +85,7 @@ struct CorpusPair {
   std::string a, b;          // a before b in the input
   std::string url_a, url_b;  // their URLs
   float score = 0;
+  uint8_t contained = 0;  // with the containment measure, as Pair::contained
 };
 
 struct CorpusResult {
@@ -123,5 +125,33 @@ class CorpusDedup {
   explicit CorpusDedup(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// ---- husk::dedup: clusters from pages, the engine chosen here ----
+
+// A page of the run: its ordinal (its position among all pages of the
+// run), the page with its signatures (the sink may take it over), and,
+// when its language is still to be identified, the start of its text
+// (language_probe, husk/metadata.h).
+using DedupSink = std::function<Status(uint64_t ordinal, DedupPage& page, std::string_view language_probe)>;
+// Calls the sink once for each page of this rank's share (ordinal mod
+// ranks == rank), in ordinal order; a page the sink refuses is that page's
+// error, and the source goes on.
+using DedupSource = std::function<Status(const DedupSink& sink)>;
+
+// The engine dedup() runs: the corpus engine (within CorpusOptions::memory,
+// spilling to disk, on any number of ranks) for minhash with the Jaccard
+// measure; every other method and measure in memory, on one process.
+bool runs_in_corpus_engine(const DedupOptions& options);
+
+// The clusters (and, with keep_pairs, the verified pairs) of the source's
+// pages, on rank 0, by the engine runs_in_corpus_engine() names, so that
+// the CLI, MPI runs and Python reach the same engine for the same options.
+// Collective: every rank calls it. Fails on an in-memory method with more
+// than one rank.
+struct DedupRun {
+  std::string engine;  // "corpus" or "memory"
+  CorpusResult result;
+};
+Result<DedupRun> dedup(const DedupSource& source, const CorpusOptions& options, Exchange& exchange);
 
 }  // namespace husk

@@ -6,10 +6,12 @@
 //   normalize  clean text -> terms and sentences
 //   sign       terms -> signatures; collection statistics
 //   dedup      signatures -> pairs -> clusters
+//   corpus     dedup() chooses the engine: in memory, or corpus-scale (spilling, MPI ranks)
 //   index      the persistent near-duplicate index
 //   processor  the one entry point: a page in, its result out
 #pragma once
 
+#include "husk/corpus.h"
 #include "husk/dedup.h"
 #include "husk/extract.h"
 #include "husk/html.h"

@@ -133,6 +133,29 @@ def test_readme_pipeline_keeps_one_of_a_byte_identical_pair(tmp_path):
     assert kept == ["a.html"]
 
 
+def test_dedup_runs_the_corpus_engine_within_a_memory_budget(tmp_path):
+    # 400 texts of 60 words, every fifth one a copy of the one before with
+    # one word changed: minhash with Jaccard runs in the corpus engine, here
+    # forced to spill its band keys to disk by a 64 KiB budget, and finds
+    # the clusters husk dedup finds with the same budget.
+    records = []
+    for i in range(400):
+        base = i - 1 if i % 5 == 4 else i
+        words = [f"w{base}x{w}" for w in range(60)]
+        if base != i:
+            words[30] = "changed"
+        records.append({"id": f"d{i:03d}", "text": " ".join(words), "language": "en"})
+    source = tmp_path / "docs.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records))
+    spill = tmp_path / "spill"
+    spill.mkdir()
+    got = husk.dedup(records, memory=64 << 10, work_dir=str(spill))
+    assert len(got) == 80
+    assert got[0]["members"] == ["d003", "d004"]
+    assert got == cli("dedup", "--memory", "64K", "--work-dir", spill, source)
+    assert list(spill.iterdir()) == []
+
+
 def test_dedup_refuses_two_records_with_one_id():
     text = "the council voted on tuesday to turn the old harbour warehouses into a public library for the town"
     with pytest.raises(husk.Error, match="twice"):

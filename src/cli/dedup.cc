@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -100,10 +101,57 @@ std::string pair_line(const std::string& a, const std::string& b, const std::str
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-// minhash without --report: the corpus-scale search (husk/corpus.h),
-// streaming, within --memory, on every rank an MPI launcher started.
-int run_corpus_dedup(const DedupArgs& args, Exchange& exchange) {
+// The HTML report of a run (histograms of the signer's measure, clusters
+// at the report's settings), from the loaded pages: the run's clusters,
+// and the search's statistics measured again on those pages.
+Status write_report(const DedupArgs& args, const std::vector<DedupPage>& pages, const CorpusResult& result,
+                    double seconds) {
+  DedupReport report;
+  report.method = args.options.method;
+  report.setting = setting_of(args.options);
+  report.pages = pages.size();
+  report.seconds = seconds;
+  if (Result<std::vector<Pair>> pairs = find_pairs(pages, args.options, &report.stats); !pairs.ok())
+    return pairs.status();
+  for (const DedupOptions& v : report_settings(args.options)) {
+    auto vp = find_pairs(pages, v);
+    if (vp.ok()) report.settings.emplace_back(setting_of(v), cluster_pages(pages, *vp, v));
+  }
+  std::unordered_map<std::string, uint32_t> index;
+  for (std::size_t i = 0; i < pages.size(); ++i) index.emplace(pages[i].id, static_cast<uint32_t>(i));
+  for (const CorpusCluster& c : result.clusters) {
+    Cluster& cluster = report.clusters.emplace_back();
+    cluster.main = index[c.main];
+    for (const std::string& m : c.members) cluster.members.push_back(index[m]);
+  }
+  return write_dedup_report(args.report, report, pages);
+}
+
+// The run: the library's dedup() chooses the engine (husk/corpus.h); this
+// reads the inputs for it (streamed, each rank its share, for the corpus
+// engine; loaded whole, with collection statistics for the signers that
+// need them, for the in-memory one), writes the clusters and pairs, and
+// the report from the loaded pages.
+int run_dedup(DedupArgs args) {
+  auto cluster = cluster_method_named(args.cluster);
+  auto main = main_page_named(args.main);
+  if (!cluster.ok()) return fail("dedup", cluster.status().message(), 2);
+  if (!main.ok()) return fail("dedup", main.status().message(), 2);
+  args.options.cluster = *cluster;
+  args.options.main = *main;
+  auto launched = launcher_exchange();
+  if (!launched.ok()) return fail("dedup", launched.status().message(), 2);
+  Exchange& exchange = **launched;
   const int rank = exchange.rank();
+  const bool corpus = runs_in_corpus_engine(args.options);
+  if (!corpus && exchange.size() > 1) {
+    // Only rank 0 says why, once.
+    if (rank == 0)
+      fail("dedup", "only --method minhash with --measure jaccard runs across MPI ranks; run --method " +
+                        args.options.method + " --measure " + args.options.measure + " as one process",
+           2);
+    return 2;
+  }
   auto start = std::chrono::steady_clock::now();
   auto say = [&](const std::string& line) {
     if (rank == 0) std::fprintf(stderr, "husk dedup: %s\n", line.c_str());
@@ -126,148 +174,79 @@ int run_corpus_dedup(const DedupArgs& args, Exchange& exchange) {
   const SignOptions sign_options;
   options.minhash_permutations = sign_options.minhash_permutations;
   options.dedup.sketch = sign_options.minhash_sketch;
-  auto engine = CorpusDedup::make(options, exchange);
-  if (!engine.ok()) return fatal(engine.status().message());
   if (exchange.size() > 1) say("running on " + std::to_string(exchange.size()) + " ranks");
 
   Output output;
   if (rank == 0)
     if (Status st = output.open(args.output); !st.ok()) return fatal(st.message());
-  Status failed;
-  StreamedPages streamed = stream_dedup_pages(args.inputs, args.jobs, rank, exchange.size(), sign_options,
-                                              [&](uint64_t ordinal, const DedupPage& page, std::string_view probe) {
-                                                if (!failed.ok()) return Status();
-                                                Status st = (*engine)->add(ordinal, page, probe);
-                                                // A page the search refuses is that page's error; a
-                                                // store that cannot be written ends the run.
-                                                if (st.code() == Code::kIo) failed = st;
-                                                return st.code() == Code::kIo ? Status() : st;
-                                              });
-  if (!failed.ok()) return fatal(failed.message());
-  for (const Status& st : streamed.errors) fail("dedup", st.message(), 1);
-  for (const Status& st : streamed.record_errors) fail("dedup", st.message(), 1);
-  if (streamed.without_signature > 0)
+  // What was read: pages handed on, pages without signatures, errors.
+  uint64_t read_pages = 0, without_signature = 0;
+  std::vector<Status> input_errors, record_errors;
+  LoadedPages loaded;
+  const bool load = !corpus || !args.report.empty();
+  if (load) {
+    loaded = load_dedup_pages(args.inputs, args.jobs);
+    without_signature = loaded.without_signature;
+    input_errors = loaded.errors;
+    record_errors = loaded.record_errors;
+  }
+  DedupSource source = [&](const DedupSink& sink) {
+    if (!corpus) {
+      // The in-memory engine takes the loaded pages over; the report reads
+      // its own copy.
+      std::vector<DedupPage> pages = args.report.empty() ? std::move(loaded.pages) : loaded.pages;
+      for (std::size_t i = 0; i < pages.size(); ++i)
+        if (Status st = sink(i, pages[i], {}); !st.ok()) record_errors.push_back(std::move(st));
+      read_pages = pages.size();
+      return Status();
+    }
+    StreamedPages streamed = stream_dedup_pages(args.inputs, args.jobs, rank, exchange.size(), sign_options, sink);
+    read_pages = streamed.pages;
+    without_signature = streamed.without_signature;
+    input_errors = std::move(streamed.errors);
+    record_errors = std::move(streamed.record_errors);
+    return Status();
+  };
+  Result<DedupRun> run = dedup(source, options, exchange);
+  if (!run.ok()) return fatal(run.status().message());
+  for (const Status& st : input_errors) fail("dedup", st.message(), 1);
+  for (const Status& st : record_errors) fail("dedup", st.message(), 1);
+  const uint64_t pages_without = exchange.sum(without_signature);
+  if (pages_without > 0 && rank == 0)
     std::fprintf(stderr, "husk dedup: %llu pages without text or signatures left out\n",
-                 static_cast<unsigned long long>(streamed.without_signature));
-  const uint64_t input_errors = exchange.sum(streamed.errors.size());
-  const uint64_t record_errors = exchange.sum(streamed.record_errors.size());
-  const uint64_t pages = exchange.sum(streamed.pages);
-  if (pages == 0 && input_errors > 0) return 1;
-
-  Result<CorpusResult> result = (*engine)->finish();
-  if (!result.ok()) return fatal(result.status().message());
+                 static_cast<unsigned long long>(pages_without));
+  const uint64_t all_input_errors = exchange.sum(input_errors.size());
+  const uint64_t all_record_errors = exchange.sum(record_errors.size());
+  if (exchange.sum(read_pages) == 0 && all_input_errors > 0) return 1;
+  const CorpusResult& result = run->result;
   if (rank == 0) {
     std::ostream& out = output.out();
-    for (std::size_t c = 0; c < result->clusters.size(); ++c)
-      out << cluster_line(c, result->clusters[c].main, result->clusters[c].members, result->clusters[c].urls);
+    for (std::size_t c = 0; c < result.clusters.size(); ++c)
+      out << cluster_line(c, result.clusters[c].main, result.clusters[c].members, result.clusters[c].urls);
     out.flush();
     if (!out) return fatal("write failed");
     if (!args.pairs.empty()) {
       std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
-      for (const CorpusPair& pair : result->pairs)
-        p << pair_line(pair.a, pair.b, pair.url_a, pair.url_b, args.options, pair.score);
+      for (const CorpusPair& pair : result.pairs)
+        p << pair_line(pair.a, pair.b, pair.url_a, pair.url_b, args.options, pair.score, pair.contained);
       if (!p) return fatal(args.pairs + ": cannot write");
     }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!args.report.empty())
+      if (Status st = write_report(args, loaded.pages, result, seconds); !st.ok()) return fail("dedup", st.message(), 1);
     std::size_t clustered = 0;
-    for (const CorpusCluster& c : result->clusters) clustered += c.members.size() >= 2 ? c.members.size() : 0;
+    for (const CorpusCluster& c : result.clusters) clustered += c.members.size() >= 2 ? c.members.size() : 0;
     std::fprintf(stderr, "husk dedup: %llu pages, %llu pairs from %llu candidates, %zu pages in clusters, %.2f s in all\n",
-                 static_cast<unsigned long long>(result->pages), static_cast<unsigned long long>(result->verified),
-                 static_cast<unsigned long long>(result->candidates), clustered,
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+                 static_cast<unsigned long long>(result.pages), static_cast<unsigned long long>(result.verified),
+                 static_cast<unsigned long long>(result.candidates), clustered, seconds);
   }
-  if (record_errors > 0) {
-    if (rank == 0) fail("dedup", std::to_string(record_errors) + " malformed records left out", 1);
+  if (all_record_errors > 0) {
+    if (rank == 0) fail("dedup", std::to_string(all_record_errors) + " malformed records left out", 1);
     return 1;
   }
-  return input_errors > 0 ? 1 : 0;
-}
-
-int run_dedup(DedupArgs args) {
-  auto cluster = cluster_method_named(args.cluster);
-  auto main = main_page_named(args.main);
-  if (!cluster.ok()) return fail("dedup", cluster.status().message(), 2);
-  if (!main.ok()) return fail("dedup", main.status().message(), 2);
-  args.options.cluster = *cluster;
-  args.options.main = *main;
-  // The corpus-scale search serves minhash near-duplicates; containment,
-  // the other methods and --report run in memory.
-  if (args.options.method == "minhash" && args.options.measure == "jaccard" && args.report.empty()) {
-    auto exchange = launcher_exchange();
-    if (!exchange.ok()) return fail("dedup", exchange.status().message(), 2);
-    return run_corpus_dedup(args, **exchange);
-  }
-  if (launched_by_mpi()) {
-    // Only rank 0 says why, once.
-    const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
-    if (!rank || std::string(rank) == "0")
-      fail("dedup", "only --method minhash without --report runs across MPI ranks; run --method " +
-                        args.options.method + (args.report.empty() ? "" : " or --report") +
-                        (args.options.measure == "jaccard" ? "" : " or --measure " + args.options.measure) +
-                        " as one process",
-           2);
-    return 2;
-  }
-  auto start = std::chrono::steady_clock::now();
-  LoadedPages loaded = load_dedup_pages(args.inputs, args.jobs);
-  for (const Status& st : loaded.errors) fail("dedup", st.message(), 1);
-  for (const Status& st : loaded.record_errors) fail("dedup", st.message(), 1);
-  if (loaded.pages.empty() && !loaded.errors.empty()) return 1;
-  if (loaded.without_signature > 0)
-    std::fprintf(stderr, "husk dedup: %zu pages without text or signatures left out\n", loaded.without_signature);
-  const std::vector<DedupPage>& pages = loaded.pages;
-
-  auto search_start = std::chrono::steady_clock::now();
-  DedupStats stats;
-  Result<std::vector<Pair>> pairs = find_pairs(pages, args.options, &stats);
-  if (!pairs.ok()) return fail("dedup", pairs.status().message(), 2);
-  std::vector<Cluster> clusters = cluster_pages(pages, *pairs, args.options, args.singletons);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - search_start).count();
-
-  Output output;
-  if (Status st = output.open(args.output); !st.ok()) return fail("dedup", st.message(), 1);
-  std::ostream* out = &output.out();
-  for (std::size_t c = 0; c < clusters.size(); ++c) {
-    std::vector<std::string> members, urls;
-    for (uint32_t m : clusters[c].members) {
-      members.push_back(pages[m].id);
-      urls.push_back(pages[m].url);
-    }
-    *out << cluster_line(c, pages[clusters[c].main].id, members, urls);
-  }
-  out->flush();
-  if (!*out) return fail("dedup", "write failed", 1);
-  if (!args.pairs.empty()) {
-    std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
-    for (const Pair& pair : *pairs)
-      p << pair_line(pages[pair.a].id, pages[pair.b].id, pages[pair.a].url, pages[pair.b].url, args.options,
-                     pair.score, pair.contained);
-    if (!p) return fail("dedup", args.pairs + ": cannot write", 1);
-  }
-  if (!args.report.empty()) {
-    DedupReport report;
-    report.method = args.options.method;
-    report.setting = setting_of(args.options);
-    report.pages = pages.size();
-    report.seconds = seconds;
-    report.stats = stats;
-    for (const DedupOptions& v : report_settings(args.options)) {
-      auto vp = find_pairs(pages, v);
-      if (vp.ok()) report.settings.emplace_back(setting_of(v), cluster_pages(pages, *vp, v));
-    }
-    report.clusters = clusters;
-    if (Status st = write_dedup_report(args.report, report, pages); !st.ok()) return fail("dedup", st.message(), 1);
-  }
-  std::size_t clustered = 0;
-  for (const Cluster& c : clusters) clustered += c.members.size() >= 2 ? c.members.size() : 0;
-  std::fprintf(stderr, "husk dedup: %zu pages, %zu pairs from %llu candidates, %zu pages in clusters, %.2f s (%.2f s in all)\n",
-               pages.size(), pairs->size(), static_cast<unsigned long long>(stats.candidates), clustered, seconds,
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  if (!loaded.record_errors.empty())
-    return fail("dedup", std::to_string(loaded.record_errors.size()) + " malformed records left out", 1);
   // An input that could not be read whole (a damaged signature file) fails
-  // the run as it does in the corpus search, after the clusters of what
-  // could be read.
-  return loaded.errors.empty() ? 0 : 1;
+  // the run, after the clusters of what could be read.
+  return all_input_errors > 0 ? 1 : 0;
 }
 
 }  // namespace

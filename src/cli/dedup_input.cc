@@ -192,8 +192,7 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
 }
 
 StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
-                                 const SignOptions& sign_options,
-                                 const std::function<Status(uint64_t, const DedupPage&, std::string_view)>& sink) {
+                                 const SignOptions& sign_options, const DedupSink& sink) {
   StreamedPages out;
   jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
   SignOptions minhash_only = sign_options;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "husk/corpus.h"
 #include "husk/dedup.h"
 #include "husk/sign.h"
 #include "husk/status.h"
@@ -43,8 +44,6 @@ struct StreamedPages {
 };
 
 StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
-                                 const SignOptions& sign_options,
-                                 const std::function<Status(uint64_t ordinal, const DedupPage& page,
-                                                            std::string_view language_probe)>& sink);
+                                 const SignOptions& sign_options, const DedupSink& sink);
 
 }  // namespace husk::cli

@@ -73,7 +73,7 @@ TEST(DedupMpi, OtherMethodsSayTheyRunAsOneProcess) {
   test::write_file(dir.file("a.jsonl"), "{\"id\":\"a\",\"text\":\"one two three four five six\"}\n");
   auto r = run_command(launcher + "-np 2 " + HUSK_BINARY + " dedup --method simhash " + dir.file("a.jsonl") + " 2>&1");
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.out.find("only --method minhash without --report runs across MPI ranks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("only --method minhash with --measure jaccard runs across MPI ranks"), std::string::npos) << r.out;
 }
 
 }  // namespace
