@@ -56,7 +56,7 @@ TEST(Install, ATenLineProgramBuildsAgainstTheInstalledPackage) {
   EXPECT_EQ(cmake_built.out.find("Home"), std::string::npos) << cmake_built.out;
 
   ASSERT_EQ(sh("PKG_CONFIG_PATH=" + prefix + "/lib/pkgconfig g++ -std=c++20 " + dir.file("app/main.cc") + " -o " +
-               dir.file("app/pc") + " $(PKG_CONFIG_PATH=" + prefix + "/lib/pkgconfig pkg-config --static --cflags --libs husk)"),
+               dir.file("app/pc") + " $(PKG_CONFIG_PATH=" + prefix + "/lib/pkgconfig pkg-config --cflags --libs husk)"),
             0);
   EXPECT_EQ(sh(dir.file("app/pc") + " | grep -q 'harbour council'"), 0);
 }
