@@ -325,24 +325,65 @@ class PyIndex {
   // signatures (a "sig" dict): its cluster, and the page it
   // near-duplicates when it joined one.
   py::dict add(const std::string& id, const py::object& text_or_signatures, const std::string& url) {
-    PageResult page;
-    page.id = id;
-    page.url = url;
-    std::optional<Signatures> given = signatures_of(text_or_signatures);
-    if (!given) page.text = text_or_signatures.cast<std::string>();
-    Result<Verdict> verdict = Status(Code::kInternal, "not indexed");
+    std::vector<PageResult> pages;
+    pages.push_back(page_of(id, text_or_signatures, url));
+    std::vector<Result<Verdict>> verdicts = index_pages(pages);
+    if (!verdicts.at(0).ok()) raise(verdicts[0].status());
+    return to_python(nlohmann::ordered_json::parse(verdict_json(*verdicts[0]))).cast<py::dict>();
+  }
+
+  // Many pages in one commit (the service's batch): (id, text or "sig"
+  // dict[, url]) tuples or {"id", "text" or "sig", "url"} dicts; one
+  // verdict per page in order, {"error": ...} for a page the index refuses.
+  py::list add_many(const py::iterable& items) {
+    std::vector<PageResult> pages;
+    for (const py::handle& item : items) {
+      if (py::isinstance<py::dict>(item)) {
+        py::dict d = item.cast<py::dict>();
+        if (!d.contains("id")) throw py::value_error("each page needs an \"id\"");
+        const py::object body = d.contains("sig") && !d["sig"].is_none() ? py::object(d["sig"])
+                                : d.contains("text")                      ? py::object(d["text"])
+                                                                          : py::object(py::str(""));
+        pages.push_back(page_of(field(d, "id"), body, field(d, "url")));
+      } else {
+        py::tuple t = item.cast<py::tuple>();
+        if (t.size() < 2 || t.size() > 3) throw py::value_error("expected (id, text_or_signatures[, url])");
+        pages.push_back(page_of(t[0].cast<std::string>(), t[1], t.size() == 3 ? t[2].cast<std::string>() : ""));
+      }
+    }
+    std::vector<Result<Verdict>> verdicts = index_pages(pages);
+    py::list out;
+    for (const Result<Verdict>& v : verdicts) {
+      if (v.ok()) {
+        out.append(to_python(nlohmann::ordered_json::parse(verdict_json(*v))));
+      } else {
+        py::dict error;
+        error["error"] = v.status().to_string();
+        out.append(error);
+      }
+    }
+    return out;
+  }
+
+  // Removes a page from every table (its cluster keeps its other pages);
+  // False when there was no such page.
+  bool remove(const std::string& id) {
+    Result<bool> removed = Status();
     {
       py::gil_scoped_release release;
-      // The rule of husk dedup's loaders: a text's language is identified
-      // when the record does not name one.
-      if (!page.text.empty()) page.language = identify_language(page.text);
-      Signatures s = given ? std::move(*given) : signer_->sign(page.text);
-      if (s.terms > 0) page.signatures = std::move(s);
-      std::vector<Result<Verdict>> verdicts = index_->add({&page});
-      verdict = std::move(verdicts.at(0));
+      removed = index_->remove(id);
     }
-    if (!verdict.ok()) raise(verdict.status());
-    return to_python(nlohmann::ordered_json::parse(verdict_json(*verdict))).cast<py::dict>();
+    if (!removed.ok()) raise(removed.status());
+    return *removed;
+  }
+
+  // The stored record of a page (the record husk serve's GET returns), or
+  // None.
+  py::object get(const std::string& id) const {
+    Result<std::optional<std::string>> record = index_->get(id);
+    if (!record.ok()) raise(record.status());
+    if (!*record) return py::none();
+    return to_python(nlohmann::ordered_json::parse(**record));
   }
 
   // The indexed pages that near-duplicate a text (or signatures), best first.
@@ -369,6 +410,36 @@ class PyIndex {
   std::size_t size() const { return index_->stats().pages; }
 
  private:
+  // A page to index: its text (signed, its language identified, as husk
+  // dedup's loaders do when a record names none) or its signatures.
+  static PageResult page_of(const std::string& id, const py::object& text_or_signatures, const std::string& url) {
+    PageResult page;
+    page.id = id;
+    page.url = url;
+    std::optional<Signatures> given = signatures_of(text_or_signatures);
+    if (given) {
+      page.signatures = std::move(*given);
+    } else {
+      page.text = text_or_signatures.cast<std::string>();
+    }
+    return page;
+  }
+
+  // Signs the pages given as texts and indexes them all in one commit.
+  std::vector<Result<Verdict>> index_pages(std::vector<PageResult>& pages) {
+    py::gil_scoped_release release;
+    std::vector<const PageResult*> pointers;
+    for (PageResult& page : pages) {
+      if (!page.signatures) {
+        if (!page.text.empty()) page.language = identify_language(page.text);
+        page.signatures = signer_->sign(page.text);
+      }
+      if (page.signatures->terms == 0) page.signatures.reset();  // nothing to index: the index says so
+      pointers.push_back(&page);
+    }
+    return index_->add(pointers);
+  }
+
   // Signatures given as a "sig" dict, or nothing for a text.
   static std::optional<Signatures> signatures_of(const py::object& value) {
     if (!py::isinstance<py::dict>(value)) {
@@ -496,6 +567,9 @@ PYBIND11_MODULE(_husk, m) {
       .def(py::init<const py::object&, double, uint32_t, const py::object&>(), py::arg("path") = py::none(),
            py::arg("threshold") = 0.5, py::arg("simhash_k") = 3, py::arg("idf") = py::none())
       .def("add", &PyIndex::add, py::arg("id"), py::arg("text_or_signatures"), py::arg("url") = std::string())
+      .def("add_many", &PyIndex::add_many, py::arg("pages"))
+      .def("remove", &PyIndex::remove, py::arg("id"))
+      .def("get", &PyIndex::get, py::arg("id"))
       .def("query", &PyIndex::query, py::arg("text_or_signatures"))
       .def("__len__", &PyIndex::size);
 

@@ -156,6 +156,25 @@ def test_dedup_runs_the_corpus_engine_within_a_memory_budget(tmp_path):
     assert list(spill.iterdir()) == []
 
 
+def test_dedup_index_adds_many_removes_and_reads_records(tmp_path):
+    story = " ".join(f"harbour{i} library{i}" for i in range(40))
+    other = " ".join(f"orchard{i} harvest{i}" for i in range(40))
+    index = husk.DedupIndex(str(tmp_path / "db"))
+    verdicts = index.add_many([("a", story, "https://n.example/a"), {"id": "b", "text": story + " today"},
+                               {"id": "c", "text": other}, ("d", "")])
+    assert [v.get("cluster") for v in verdicts[:3]] == ["a", "a", "c"]
+    assert verdicts[1]["duplicate_of"]["id"] == "a"
+    assert "error" in verdicts[3]
+    assert len(index) == 3
+    assert index.get("a")["url"] == "https://n.example/a"
+    assert index.get("zzz") is None
+    # The main page leaves: b is its cluster's main page now, its record says so.
+    assert index.remove("a") is True
+    assert index.remove("a") is False
+    assert index.get("b")["cluster"] == "b" and index.get("b")["duplicate_of"] is None
+    assert len(index) == 2
+
+
 def test_dedup_refuses_two_records_with_one_id():
     text = "the council voted on tuesday to turn the old harbour warehouses into a public library for the town"
     with pytest.raises(husk.Error, match="twice"):
