@@ -302,7 +302,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     // The user comments: out of the text, and returned apart when asked.
     // On a forum the posts are the content.
     if (result.page_type != "forum") {
-      std::vector<uint8_t> in_comments = comment_blocks(d.blocks, labels.keep);
+      std::vector<uint8_t> in_comments = comment_blocks(d.blocks, labels.keep, comment_vocabulary(o.extract.families));
       for (std::size_t i = 0; i < in_comments.size() && i < labels.keep.size(); ++i)
         if (in_comments[i]) labels.keep[i] = 0;
       if (o.comments) result.comments = comment_text(d.blocks, in_comments);

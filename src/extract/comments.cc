@@ -13,22 +13,42 @@ constexpr double kMaxCommentShare = 0.5;
 // A comment block with a higher link density is a reply or permalink line.
 constexpr float kMaxCommentLinkDensity = 0.5f;
 
-bool names_comments(std::string_view hints) {
+// Whether a class or id value names comments: it opens with a word of the
+// vocabulary ("comments", "comment-list", "kommentare", "disqus_thread")
+// or is one of its whole words ("respond", WordPress's reply box). A word
+// inside a longer value qualifies something else ("live-match-comment" is
+// a live report, "testimonials-comments" a product's reviews: both the
+// page's content on wcxb-dev and traf-snippets-dev), and "commentary" is
+// an article's genre: a word followed by "ar" does not count.
+bool names_comments(std::string_view value, const HintFamily& vocabulary) {
+  for (const std::string& word : vocabulary.substrings)
+    if (value.starts_with(word) && value.substr(word.size(), 2) != "ar") return true;
+  for (const std::string& word : vocabulary.tokens)
+    if (value == word) return true;
+  return false;
+}
+
+bool hints_name_comments(std::string_view hints, const HintFamily& vocabulary) {
   for (std::size_t i = 0; i < hints.size();) {
     std::size_t j = hints.find(' ', i);
     if (j == std::string_view::npos) j = hints.size();
-    std::string_view token = hints.substr(i, j - i);
+    if (names_comments(hints.substr(i, j - i), vocabulary)) return true;
     i = j + 1;
-    // "commentary" is an article's genre, not its comments.
-    if (token.starts_with("comment") && !token.starts_with("commentar")) return true;
-    if (token.find("disqus") != std::string_view::npos || token == "respond" || token == "comments-area") return true;
   }
   return false;
 }
 
 }  // namespace
 
-std::vector<uint8_t> comment_blocks(const Blocks& blocks, const std::vector<uint8_t>& keep) {
+const HintFamily& comment_vocabulary(const std::vector<HintFamily>& families) {
+  static const HintFamily kNone;
+  for (const HintFamily& f : families)
+    if (f.name == "comment") return f;
+  return kNone;
+}
+
+std::vector<uint8_t> comment_blocks(const Blocks& blocks, const std::vector<uint8_t>& keep,
+                                    const HintFamily& vocabulary) {
   std::vector<uint8_t> out(blocks.blocks.size(), 0);
   uint64_t kept_words = 0;
   for (std::size_t i = 0; i < blocks.blocks.size() && i < keep.size(); ++i)
@@ -43,7 +63,7 @@ std::vector<uint8_t> comment_blocks(const Blocks& blocks, const std::vector<uint
   for (std::size_t e = 1; e < blocks.elements.size(); ++e) {
     const Element& el = blocks.elements[e];
     if (el.first_block >= el.end_block || out[el.first_block]) continue;
-    if (!names_comments(el.hints) && !schema_is_comment(el)) continue;
+    if (!hints_name_comments(el.hints, vocabulary) && !schema_is_comment(el)) continue;
     uint64_t words = 0;
     for (uint32_t b = el.first_block; b < el.end_block && b < keep.size(); ++b)
       if (keep[b]) words += blocks.blocks[b].features.words;

@@ -209,5 +209,39 @@ TEST(Comments, LeftOutOfTheTextAndReturnedApart) {
   EXPECT_FALSE(whole.text.empty());
 }
 
+// The comment section is named by the extraction vocabulary's comment
+// family, in the languages it lists, when a class or id value opens with
+// the word; a word inside a longer value (a live report's entries,
+// testimonials) and "commentary" stay content.
+TEST(Comments, NamedInTheVocabularysLanguagesNotInsideLongerValues) {
+  ProcessorOptions options;
+  options.extractor = "fulltext";
+  options.comments = true;
+  Result<Processor> processor = Processor::make(options);
+  ASSERT_TRUE(processor.ok());
+  // A news article by its markup and URL (on a forum the posts are the
+  // content and no section is taken out).
+  const std::string url = "https://n.example/2025/01/02/story.html";
+  const std::string article =
+      "<head><meta property=\"og:type\" content=\"article\"><link rel=\"canonical\" "
+      "href=\"https://n.example/2025/01/02/story.html\"><script type=\"application/ld+json\">"
+      "{\"@type\":\"NewsArticle\",\"headline\":\"Story\"}</script></head><article><h1>Story</h1><p>The article body has many words in it so that it is the main content of this "
+      "page, and a second sentence carries on with more words about the story.</p></article>";
+  for (const char* section : {"kommentare", "komentarze-lista", "pinglun_box", "commentaires", "respond"}) {
+    PageResult r = processor->process(url, "<html>" + article + "<body><div class=\"" + section +
+                                                                  "\"><p>Reader opinion that is not the article.</p>"
+                                                                  "</div></body></html>");
+    ASSERT_EQ(r.page_type, "article");
+    EXPECT_EQ(r.text.find("Reader opinion"), std::string::npos) << section << ": " << r.text;
+    EXPECT_EQ(r.comments, "Reader opinion that is not the article.") << section;
+  }
+  for (const char* content : {"live-match-comment", "testimonials-comments", "commentary"}) {
+    PageResult r = processor->process(url, "<html>" + article + "<body><div class=\"" + content +
+                                                                  "\"><p>Words that belong to the page.</p>"
+                                                                  "</div></body></html>");
+    EXPECT_NE(r.text.find("Words that belong to the page."), std::string::npos) << content << ": " << r.text;
+  }
+}
+
 }  // namespace
 }  // namespace husk
