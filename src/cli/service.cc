@@ -1,8 +1,11 @@
 // husk hook (the post-fetch hook over a pipe), husk serve (over HTTP) and
 // husk db (the index's maintenance): thin clients of the processor, the
 // index and the service's request handling (service/service.h).
-#include <httplib.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -10,7 +13,11 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <cerrno>
 #include <charconv>
+#include <chrono>
+#include <cstring>
+#include <map>
 #include <thread>
 
 #include "base/text_util.h"
@@ -109,110 +116,230 @@ struct ServeArgs {
   std::string listen = "127.0.0.1:8080";
   std::size_t max_body = 64u << 20;  // the page limit of husk extract
   std::size_t max_inflight = 64;     // concurrent requests before 503
-  unsigned threads = 0;              // HTTP worker threads (0: 2 per core)
-  int read_timeout_s = 10;           // a body slower than this is cut (slow loris)
+  unsigned max_connections = 1024;   // open connections before new ones are refused
+  int read_timeout_s = 10;           // a request slower than this is cut (slow loris)
 };
 
-httplib::Server* g_server = nullptr;
+// The request line and headers of one request must fit in this much
+// memory (libmicrohttpd's per-connection pool): a header flood is answered
+// and closed, never read whole.
+constexpr std::size_t kConnectionMemory = 64 << 10;
 
-void on_signal(int) {
-  if (g_server != nullptr) g_server->stop();
-}
+using Clock = std::chrono::steady_clock;
 
-ServiceRequest request_of(const httplib::Request& req) {
-  ServiceRequest r;
-  r.method = req.method;
-  r.path = req.path;
-  for (const auto& [k, v] : req.params) r.query.emplace(k, v);
-  for (const auto& [k, v] : req.headers) r.headers.emplace(ascii_lower(k), v);
-  r.body = req.body;
-  return r;
-}
+// A connection's state: when its current request's line arrived.
+struct Connected {
+  Clock::time_point request_line = Clock::now();
+};
 
-int run_serve(const ServeArgs& args) {
-  Result<Stack> stack = open_stack(args.stack);
-  if (!stack.ok()) return fail("serve", stack.status().message(), 1);
-  std::size_t colon = args.listen.rfind(':');
+// One request on its way in: what the handler has read, and when its
+// request line arrived (the request's deadline counts from there).
+struct Arriving {
+  ServiceRequest request;
+  Clock::time_point started;
+};
+
+// The HTTP layer: libmicrohttpd gives each connection its own thread, so a
+// slow or idle client holds its own thread and socket, never another
+// client's (a shared pool of event loops would put two busy connections on
+// one loop now and then and halve throughput at two clients, measured on
+// AEB); it answers pipelined requests in order and bounds the header bytes
+// of a request. This adapts its callbacks to Service::handle.
+class HttpFront {
+ public:
+  HttpFront(Service& service, const ServeArgs& args) : service_(service), args_(args) {}
+
+  static void on_connection(void*, MHD_Connection*, void** socket_context, MHD_ConnectionNotificationCode code) {
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+      *socket_context = new Connected();
+    } else {
+      delete static_cast<Connected*>(*socket_context);
+      *socket_context = nullptr;
+    }
+  }
+
+  // A request line arrived: its request's clock starts.
+  static void* on_request_line(void*, const char*, MHD_Connection* connection) {
+    const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (info != nullptr && info->socket_context != nullptr)
+      static_cast<Connected*>(info->socket_context)->request_line = Clock::now();
+    return nullptr;
+  }
+
+  static void on_completed(void*, MHD_Connection*, void** state, MHD_RequestTerminationCode) {
+    delete static_cast<Arriving*>(*state);
+    *state = nullptr;
+  }
+
+  // Called once the headers are in, then once per piece of the body, then
+  // once more with no data: the request is then whole and answered.
+  static MHD_Result on_request(void* self, MHD_Connection* connection, const char* url, const char* method,
+                               const char*, const char* upload, size_t* upload_size, void** state) {
+    auto& front = *static_cast<HttpFront*>(self);
+    if (*state == nullptr) {
+      auto* arriving = new Arriving();
+      const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+      arriving->started = info != nullptr && info->socket_context != nullptr
+                              ? static_cast<Connected*>(info->socket_context)->request_line
+                              : Clock::now();
+      *state = arriving;
+    }
+    Arriving& a = *static_cast<Arriving*>(*state);
+    // Headers and body together within --read-timeout of the request line,
+    // however the bytes trickle in; past it the connection is closed.
+    if (Clock::now() - a.started > std::chrono::seconds(front.args_.read_timeout_s)) return MHD_NO;
+    if (a.request.method.empty()) {
+      a.request.method = method;
+      a.request.path = url;  // percent-decoded by libmicrohttpd
+      MHD_get_connection_values(connection, MHD_HEADER_KIND, &HttpFront::header, &a.request.headers);
+      MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, &HttpFront::argument, &a.request.query);
+      // Two Content-Lengths, or one beside Transfer-Encoding, frame the
+      // body two ways: a proxy in front may read it the other way, so the
+      // request is refused and the connection closed (RFC 9112, 6.1, 6.3).
+      Framing framing;
+      MHD_get_connection_values(connection, MHD_HEADER_KIND, &HttpFront::count_framing, &framing);
+      if (framing.lengths > 1 || (framing.lengths > 0 && framing.chunked)) {
+        front.service_.count_error("framing");
+        return answer(connection, 400, "application/json",
+                      nlohmann::json({{"error", "the body is framed twice (two Content-Lengths, or Content-Length "
+                                                "with Transfer-Encoding)"}}).dump(),
+                      true);
+      }
+      auto length = a.request.headers.find("content-length");
+      if (length != a.request.headers.end() &&
+          std::strtoull(length->second.c_str(), nullptr, 10) > front.args_.max_body)
+        return front.too_large(connection);  // answered before the body is read, and closed
+      return MHD_YES;
+    }
+    if (*upload_size > 0) {
+      // A chunked body past the limit ends the connection: the rest is
+      // never read.
+      if (a.request.body.size() + *upload_size > front.args_.max_body) return MHD_NO;
+      a.request.body.append(upload, *upload_size);
+      *upload_size = 0;
+      return MHD_YES;
+    }
+    ServiceResponse r = front.service_.handle(a.request);
+    return answer(connection, r.status, r.content_type, r.body, false);
+  }
+
+ private:
+  struct Framing {
+    int lengths = 0;
+    bool chunked = false;
+  };
+  static MHD_Result count_framing(void* framing, MHD_ValueKind, const char* key, const char*) {
+    auto& f = *static_cast<Framing*>(framing);
+    const std::string name = ascii_lower(key);
+    f.lengths += name == "content-length";
+    f.chunked = f.chunked || name == "transfer-encoding";
+    return MHD_YES;
+  }
+  static MHD_Result header(void* map, MHD_ValueKind, const char* key, const char* value) {
+    static_cast<std::map<std::string, std::string>*>(map)->emplace(ascii_lower(key), value ? value : "");
+    return MHD_YES;
+  }
+  static MHD_Result argument(void* map, MHD_ValueKind, const char* key, const char* value) {
+    static_cast<std::map<std::string, std::string>*>(map)->emplace(key, value ? value : "");
+    return MHD_YES;
+  }
+
+  static MHD_Result answer(MHD_Connection* connection, int status, const std::string& type, const std::string& body,
+                           bool close) {
+    MHD_Response* response =
+        MHD_create_response_from_buffer(body.size(), const_cast<char*>(body.data()), MHD_RESPMEM_MUST_COPY);
+    if (response == nullptr) return MHD_NO;
+    MHD_add_response_header(response, "Content-Type", type.c_str());
+    if (close) MHD_add_response_header(response, "Connection", "close");
+    MHD_Result queued = MHD_queue_response(connection, static_cast<unsigned>(status), response);
+    MHD_destroy_response(response);
+    return queued;
+  }
+
+  MHD_Result too_large(MHD_Connection* connection) {
+    service_.count_error("too_large");
+    return answer(connection, 413, "application/json",
+                  nlohmann::json({{"error", "body over the limit of " + std::to_string(args_.max_body) + " bytes"}}).dump(),
+                  true);
+  }
+
+  Service& service_;
+  const ServeArgs& args_;
+};
+
+// ADDRESS:PORT as a socket address (a name is resolved; IPv6 in brackets).
+Result<sockaddr_storage> listen_address(const std::string& listen, socklen_t* length) {
+  const std::size_t colon = listen.rfind(':');
   int port = 0;
   if (colon != std::string::npos) {
-    std::string_view digits = std::string_view(args.listen).substr(colon + 1);
+    std::string_view digits = std::string_view(listen).substr(colon + 1);
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
     if (ec != std::errc() || end != digits.data() + digits.size()) port = 0;
   }
-  if (port <= 0 || port > 65535) return fail("serve", "--listen must be ADDRESS:PORT, not " + args.listen, 2);
-  std::string host = args.listen.substr(0, colon);
+  if (port <= 0 || port > 65535) return Status(Code::kInvalidArgument, "--listen must be ADDRESS:PORT, not " + listen);
+  std::string host = listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  const std::string service = std::to_string(port);
+  if (int rc = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &found); rc != 0)
+    return Status(Code::kInvalidArgument, "--listen " + listen + ": " + gai_strerror(rc));
+  sockaddr_storage out{};
+  std::memcpy(&out, found->ai_addr, found->ai_addrlen);
+  *length = found->ai_addrlen;
+  freeaddrinfo(found);
+  return out;
+}
+
+int run_serve(const ServeArgs& args) {
+  socklen_t address_length = 0;
+  Result<sockaddr_storage> address = listen_address(args.listen, &address_length);
+  if (!address.ok()) return fail("serve", address.status().message(), 2);
+  Result<Stack> stack = open_stack(args.stack);
+  if (!stack.ok()) return fail("serve", stack.status().message(), 1);
 
   ServiceOptions service_options;
   service_options.max_inflight = args.max_inflight;
   Service service(*stack->processor, *stack->index, service_options);
-  httplib::Server server;
-  unsigned threads = args.threads != 0 ? args.threads : std::max(2u, 2 * std::thread::hardware_concurrency());
-  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  server.set_payload_max_length(args.max_body);
-  server.set_tcp_nodelay(true);  // small answers must not wait for delayed ACKs (40 ms)
-  server.set_read_timeout(args.read_timeout_s, 0);
-  server.set_write_timeout(args.read_timeout_s, 0);
-  auto too_large = [&](httplib::Response& res) {
-    res.status = 413;
-    res.set_content(nlohmann::json({{"error", "body over the limit of " + std::to_string(args.max_body) + " bytes"}}).dump(),
-                    "application/json");
-    service.count_error("too_large");
-  };
-  auto handler = [&](const httplib::Request& req, httplib::Response& res) {
-    ServiceResponse r = service.handle(request_of(req));
-    res.status = r.status;
-    res.set_content(r.body, r.content_type);
-  };
-  // Bodies are read here, so that --max-body cuts a chunked body too (the
-  // HTTP library checks the limit against Content-Length only): past the
-  // limit the read stops, the connection closes, the answer is 413.
-  auto post = [&](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& content) {
-    ServiceRequest request = request_of(req);
-    bool over = req.has_header("Content-Length") &&
-                std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) > args.max_body;
-    const bool read = !over && content([&](const char* data, std::size_t length) {
-      if (request.body.size() + length > args.max_body) {
-        over = true;
-        return false;
-      }
-      request.body.append(data, length);
-      return true;
-    });
-    if (over) return too_large(res);
-    if (!read) {
-      res.status = 400;
-      res.set_content(nlohmann::json({{"error", "the request body could not be read whole"}}).dump(), "application/json");
-      return;
-    }
-    ServiceResponse r = service.handle(request);
-    res.status = r.status;
-    res.set_content(r.body, r.content_type);
-  };
-  server.Get(".*", handler);
-  server.Post(".*", post);
-  server.Delete(".*", handler);
-  server.set_error_handler([&](const httplib::Request&, httplib::Response& res) {
-    if (res.status == 413 && res.body.empty()) {
-      too_large(res);
-    } else if (res.body.empty()) {
-      res.set_content(nlohmann::json({{"error", "HTTP " + std::to_string(res.status)}}).dump(), "application/json");
-    }
-  });
-
-  g_server = &server;
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigaction(SIGTERM, &sa, nullptr);
-  sigaction(SIGINT, &sa, nullptr);
-  // A client that goes away mid-answer is that connection's error, not
-  // the service's end.
+  HttpFront front(service, args);
+  // SIGTERM and SIGINT are taken by this thread alone (sigwait below): the
+  // server's threads start with them blocked. A client that goes away
+  // mid-answer is that connection's error, not the service's end.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
-  if (!server.bind_to_port(host, port)) return fail("serve", "cannot listen on " + args.listen, 1);
+  errno = 0;
+  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ITC;
+  if (address->ss_family == AF_INET6) flags |= MHD_USE_IPv6;
+  MHD_Daemon* daemon = MHD_start_daemon(
+      flags, 0, nullptr, nullptr, &HttpFront::on_request, &front,
+      MHD_OPTION_SOCK_ADDR, reinterpret_cast<const sockaddr*>(&*address),
+      MHD_OPTION_CONNECTION_LIMIT, args.max_connections,
+      MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(args.read_timeout_s),
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, kConnectionMemory,
+      MHD_OPTION_NOTIFY_CONNECTION, &HttpFront::on_connection, nullptr,
+      MHD_OPTION_URI_LOG_CALLBACK, &HttpFront::on_request_line, nullptr,
+      MHD_OPTION_NOTIFY_COMPLETED, &HttpFront::on_completed, nullptr,
+      MHD_OPTION_END);
+  if (daemon == nullptr) {
+    const int error = errno;  // the listening socket's bind, when that failed
+    return fail("serve", "cannot listen on " + args.listen + (error != 0 ? std::string(": ") + std::strerror(error) : ""),
+                1);
+  }
+  (void)address_length;
   std::fprintf(stderr, "husk serve: listening on %s, index %s\n", args.listen.c_str(), args.stack.db.c_str());
-  server.listen_after_bind();
-  // stop() lets in-flight requests finish; the Index's destructor drains
-  // the writer, so every acknowledged page is committed before exit.
-  g_server = nullptr;
+  int received = 0;
+  sigwait(&stop_signals, &received);
+  // No new connections; the requests being handled finish, then the
+  // server stops. The Index's destructor drains the writer, so every
+  // acknowledged page is committed before exit.
+  MHD_quiesce_daemon(daemon);
+  MHD_stop_daemon(daemon);
   std::fprintf(stderr, "husk serve: stopped\n");
   return 0;
 }
@@ -308,8 +435,10 @@ Command add_serve_command(CLI::App& app) {
   add_stack_options(cmd, args->stack);
   cmd->add_option("--max-body", args->max_body, "Largest request body in bytes (413 beyond)")->capture_default_str();
   cmd->add_option("--max-inflight", args->max_inflight, "Concurrent requests before 503")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "HTTP worker threads (0: two per core)")->capture_default_str();
-  cmd->add_option("--read-timeout", args->read_timeout_s, "Seconds a request may take to arrive")->capture_default_str();
+  cmd->add_option("--max-connections", args->max_connections, "Open connections before new ones are refused")
+      ->capture_default_str();
+  cmd->add_option("--read-timeout", args->read_timeout_s,
+                  "Seconds a request (headers and body) may take to arrive, and an idle connection stays open")->capture_default_str();
   cmd->add_option("--templates", args->stack.templates,
                   "Template store of husk extract --extractor template --state DIR: known sites use their template");
   cmd->add_flag("--fsync", args->stack.fsync,

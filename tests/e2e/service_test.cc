@@ -67,6 +67,7 @@ class Server {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   bool up() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }
   int port() const { return port_; }
   httplib::Client client() const {
     httplib::Client c("127.0.0.1", port_);
@@ -467,6 +468,130 @@ TEST(Service, AnyIdAnyCarelessClientAnyUnicodeForm) {
   test::CommandResult u16 = test::run_command("cd " + tmp.file("") + " && sh " + dir + "/svc-utf16-refused.sh " + port);
   EXPECT_NE(u16.out.find("\"text\":\"utf sixteen page with enough words here"), std::string::npos) << u16.out;
   EXPECT_NE(u16.out.find(" 200"), std::string::npos) << u16.out;
+}
+
+// The HTTP layer as clients speak it and attackers abuse it, each through
+// its reproducer: pipelined requests answered in order
+// (svc-pipelined-requests-dropped.py); a well-behaved client served at
+// once while four connections trickle header bytes (svc-slowloris.py); a
+// header flood answered and closed, not read whole (svc-header-flood.py);
+// a trickled body cut at --read-timeout (svc-body-trickle.py); an
+// over-long body answered 413 and its connection closed, so nothing in it
+// runs (svc-oversize-body-smuggle.py); a body framed two ways refused and
+// closed (svc-smuggle-variants.py).
+TEST(Service, HttpAsClientsSpeakItAndAttackersAbuseIt) {
+  std::string dir = test::repro("");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  test::TempDir tmp;
+  Server s(tmp.file("db"), {"--read-timeout", "3", "--max-body", "16384"});
+  ASSERT_TRUE(s.up());
+  const std::string port = std::to_string(s.port());
+  auto script = [&](const std::string& name, const std::string& args = "") {
+    return test::run_command("cd " + tmp.file("") + " && timeout 120 python3 " + dir + "/" + name + " " + port + " " +
+                             args + " 2>&1");
+  };
+  test::CommandResult piped = script("svc-pipelined-requests-dropped.py");
+  EXPECT_NE(piped.out.find("3 GETs in one write: ([b'200', b'200', b'200']"), std::string::npos) << piped.out;
+  EXPECT_NE(piped.out.find("100 GETs in one write: 100 answers"), std::string::npos) << piped.out;
+  EXPECT_NE(piped.out.find("2 POSTs in one write: ([b'200', b'200']"), std::string::npos) << piped.out;
+
+  // Slow loris (the script's port is fixed; it runs here on ours), and
+  // meanwhile a client that posts pages and reads health.
+  test::CommandResult loris_started = test::run_command(
+      "sed 's/18901/" + port + "/' " + dir + "/svc-slowloris.py > " + tmp.file("loris.py") + " && (timeout 12 python3 " +
+      tmp.file("loris.py") + " > /dev/null 2>&1 &)");
+  ASSERT_EQ(loris_started.exit_code, 0);
+  std::this_thread::sleep_for(1s);
+  {
+    auto c = s.client();
+    std::vector<double> ms;
+    int errors = 0;
+    for (int i = 0; i < 400; ++i) {
+      const auto t = std::chrono::steady_clock::now();
+      auto r = i % 2 ? c.Get("/healthz")
+                     : c.Post("/v1/pages?text=0", {{"X-Url", "https://loris.example/" + std::to_string(i)}}, page(i),
+                              "text/html");
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count());
+      errors += !r || r->status != 200;
+    }
+    std::sort(ms.begin(), ms.end());
+    EXPECT_EQ(errors, 0);
+    EXPECT_LT(ms[ms.size() * 99 / 100], 100.0) << "p99 of a well-behaved client beside slow loris, ms";
+  }
+
+  test::CommandResult flood = script("svc-header-flood.py", "1000000");
+  std::string status = test::read_file("/proc/" + std::to_string(s.pid()) + "/status");
+  const std::size_t hwm = status.find("VmHWM:");
+  ASSERT_NE(hwm, std::string::npos);
+  EXPECT_LT(std::stol(status.substr(hwm + 6)), 200L * 1024) << "peak RSS (kB) after 1,000,000 header lines";
+  auto health = s.client().Get("/healthz");
+  EXPECT_TRUE(health && health->status == 200);
+
+  test::CommandResult trickle = script("svc-body-trickle.py");
+  const std::size_t after = trickle.out.find("closed after ");
+  ASSERT_NE(after, std::string::npos) << trickle.out;
+  EXPECT_LE(std::stoi(trickle.out.substr(after + 13)), 5) << trickle.out;
+
+  test::CommandResult oversize = script("svc-oversize-body-smuggle.py", "16384");
+  EXPECT_NE(oversize.out.find("HTTP/1.1 413"), std::string::npos) << oversize.out;
+  EXPECT_NE(oversize.out.find("Connection: close"), std::string::npos) << oversize.out;
+  EXPECT_NE(oversize.out.find("GET after: 200"), std::string::npos) << oversize.out;
+
+  test::CommandResult smuggle = script("svc-smuggle-variants.py");
+  for (const char* framed_twice : {"CL + TE chunked", "Content-Length 0 then N"}) {
+    const std::size_t line = smuggle.out.find(framed_twice);
+    ASSERT_NE(line, std::string::npos) << smuggle.out;
+    const std::string row = smuggle.out.substr(line, smuggle.out.find('\n', line) - line);
+    EXPECT_NE(row.find("answers 400 "), std::string::npos) << "one answer, then closed: " << row;
+  }
+  // A request the HTTP layer reads whole and answers (a bare-LF head, a
+  // chunked trailer: both allowed by RFC 9112) leaves the connection open
+  // for the next request, which then rightly runs; every request refused
+  // for its framing leaves the victim in place.
+  for (const char* refused : {"chunk size over 64 bits", "Content-Length: 0x10", "Content-Length: -1",
+                              "Content-Length: 99999999999999999999", "GET with a Content-Length body",
+                              "CL + TE chunked", "Content-Length 0 then N"}) {
+    const std::size_t line = smuggle.out.find(refused);
+    ASSERT_NE(line, std::string::npos) << refused << "\n" << smuggle.out;
+    const std::string row = smuggle.out.substr(line, smuggle.out.find('\n', line) - line);
+    EXPECT_NE(row.find("victim present"), std::string::npos) << row;
+  }
+}
+
+// svc-two-services-one-port.sh, svc-multipart-500.sh, svc-url-number.sh,
+// svc-chunked-over-max-body.py: a second service on a port in use fails
+// instead of splitting the crawl with the first; a form upload is a 415
+// naming the types the service takes; a number where the URL goes is a
+// 400, and a batch's good lines are indexed beside it; a chunked body is
+// cut at --max-body.
+TEST(Service, OnePortOneServiceAndClientErrorsAreTheClients) {
+  std::string dir = test::repro("");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  test::TempDir tmp;
+  const int free_port = 21000 + (static_cast<int>(getpid()) * 11 + 5) % 20000;
+  test::CommandResult two = test::run_command("cd " + tmp.file("") + " && timeout 60 sh " + dir +
+                                              "/svc-two-services-one-port.sh " + HUSK_BINARY + " " +
+                                              std::to_string(free_port) + " 2>&1");
+  EXPECT_NE(two.out.find("cannot listen on 127.0.0.1:" + std::to_string(free_port) + ": Address already in use"),
+            std::string::npos) << two.out;
+  EXPECT_NE(two.out.find("pages in ra:  \"pages\": 40"), std::string::npos) << two.out;
+  Server s(tmp.file("db"), {"--max-body", "16384"});
+  ASSERT_TRUE(s.up());
+  const std::string port = std::to_string(s.port());
+  test::CommandResult form = test::run_command("sh " + dir + "/svc-multipart-500.sh " + HUSK_SOURCE_DIR +
+                                               "/fixtures/demo/en-news.html " + port + " 2>&1");
+  EXPECT_NE(form.out.find("unsupported Content-Type multipart/form-data"), std::string::npos) << form.out;
+  EXPECT_NE(form.out.find(" 415"), std::string::npos) << form.out;
+  test::CommandResult number =
+      test::run_command("sed 's/18901/" + port + "/g' " + dir + "/svc-url-number.sh | sh 2>&1");
+  EXPECT_NE(number.out.find("{\"error\":\"malformed JSON: \\\"url\\\" is not a string"), std::string::npos)
+      << number.out;
+  EXPECT_NE(number.out.find("\"url\":\"http://o/ok\""), std::string::npos) << number.out;
+  test::CommandResult chunked = test::run_command("sed 's/18902/" + port + "/' " + dir +
+                                                  "/svc-chunked-over-max-body.py | timeout 60 python3 - 2>&1");
+  EXPECT_EQ(chunked.out.find("200 OK"), std::string::npos) << chunked.out;
+  auto health = s.client().Get("/healthz");
+  EXPECT_TRUE(health && health->status == 200);
 }
 
 // A real crawler as the client: wget mirrors a small site served on
