@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <filesystem>
 #include <random>
+#include <regex>
 #include <thread>
 
 #include "unit/test_util.h"
@@ -414,8 +415,14 @@ TEST(Service, AKilledExporterDoesNotFillTheIndex) {
                          "</p></article></body></html>");
   }
   const int port = 21000 + static_cast<int>(getpid()) % 20000;
-  test::CommandResult r = test::run_command("cd " + tmp.file("") + " && python3 " + dir +
-                                            "/svc-stale-reader-fills-index.py " + HUSK_BINARY + " pages " +
+  // The script gives the service 1.5 s to start; under a parallel test run
+  // it may need longer, so the copy run here waits until it answers.
+  test::write_file(tmp.file("stale.py"),
+                   std::regex_replace(test::read_file(dir + "/svc-stale-reader-fills-index.py"),
+                                      std::regex("time\\.sleep\\(1\\.5\\)"),
+                                      "next((i for i in range(400) if subprocess.run(['curl', '-s', '127.0.0.1:%d/healthz' "
+                                      "% port], capture_output=True).returncode == 0 or time.sleep(0.05)), None)"));
+  test::CommandResult r = test::run_command("cd " + tmp.file("") + " && python3 stale.py " + HUSK_BINARY + " pages " +
                                             std::to_string(port) + " stale 2>&1");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("'POST 200': 1500"), std::string::npos) << r.out;
