@@ -19,7 +19,7 @@ DATASETS ?= ../shared/datasets
 # and package the Python module in its test; lmdb-utils (mdb_stat) shows
 # the reader table in the stale-reader reproducer the service test runs.
 APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
-  libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev liburiparser-dev \
+  libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev liburiparser-dev libcurl4-openssl-dev \
   libssl-dev libxxhash-dev libmicrohttpd-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
   libxgboost-dev libcld2-dev libgtest-dev libgmock-dev libbenchmark-dev \
   pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin \

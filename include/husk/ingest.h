@@ -2,8 +2,10 @@
 //
 // An input is a file (.html, .htm, .xhtml, any of them .gz; .warc or
 // .warc.gz; .jsonl/.ndjson, optionally .gz), a directory (walked
-// recursively, files sorted by relative path) or "-" for stdin (WARC, JSONL
-// or HTML, sniffed from the first bytes). All files are read through zlib's
+// recursively, files sorted by relative path), "-" for stdin (WARC, JSONL
+// or HTML, sniffed from the first bytes) or an http:// or https:// URL
+// (fetched, redirects followed; its id is the URL given, its url the one
+// it ended at). All files are read through zlib's
 // gz reader, so any of them may be gzip-compressed, including WARC files
 // made of one gzip member per record.
 //
@@ -53,6 +55,9 @@ struct IngestOptions {
   // robots.txt's "not found") are skipped unless this is set: they are not
   // the page the URL names.
   bool all_statuses = false;
+  // A page fetched by URL (an input that starts with http:// or https://)
+  // must arrive within this many milliseconds, connection included.
+  long fetch_timeout_ms = 30000;
 };
 
 struct IngestStats {

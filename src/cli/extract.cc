@@ -2,9 +2,11 @@
 // input order, whatever --jobs is.
 #include <nlohmann/json.hpp>
 
+#include "base/text_util.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/progress.h"
+#include "ingest/lines.h"
 
 namespace husk::cli {
 
@@ -34,7 +36,20 @@ struct ExtractArgs {
   bool precision = false;
   bool recall = false;
   bool all_statuses = false;
+  std::string url_list;  // a file of URLs, one per line
+  double fetch_timeout_s = IngestOptions{}.fetch_timeout_ms / 1000.0;
 };
+
+// The URLs of a --url-list file: one per line; blank lines and lines
+// opening with '#' are skipped.
+Status read_url_list(const std::string& path, std::vector<std::string>& inputs) {
+  return for_each_line(path, [&](Line&& line) {
+    std::string_view url = trim(line.text);
+    if (url.empty() || url.front() == '#') return true;
+    inputs.emplace_back(url);
+    return true;
+  });
+}
 
 // The languages --languages keeps ("en,de"), as primary subtags.
 std::vector<std::string> language_list(const std::string& csv) {
@@ -126,7 +141,10 @@ IngestStats extract_with_templates(const ExtractArgs& args, const Processor& pro
   return stats;
 }
 
-int run_extract(const ExtractArgs& args) {
+int run_extract(ExtractArgs args) {
+  if (!args.url_list.empty())
+    if (Status st = read_url_list(args.url_list, args.inputs); !st.ok()) return fail("extract", st.message(), 1);
+  if (args.inputs.empty()) return fail("extract", "no input: name files, directories, URLs, - or --url-list FILE", 2);
   ProcessorOptions options;
   options.extractor = args.extractor;
   if (!args.config.empty()) {
@@ -202,6 +220,7 @@ int run_extract(const ExtractArgs& args) {
   IngestOptions ingest_options;
   ingest_options.max_page_bytes = args.max_page_bytes;
   ingest_options.all_statuses = args.all_statuses;
+  ingest_options.fetch_timeout_ms = static_cast<long>(args.fetch_timeout_s * 1000);
   IngestStats stats;
   if (args.extractor == "template") {
     stats = extract_with_templates(args, *processor, *store, ingest_options, emit, trace);
@@ -255,7 +274,12 @@ Command add_extract_command(CLI::App& app) {
       "error (when the page failed) / warnings. --format text|markdown|html\n"
       "writes each page's title and text, Markdown or HTML document after a\n"
       "header line naming the page.");
-  cmd->add_option("INPUT", args->inputs, "Files, directories or -")->required();
+  cmd->add_option("INPUT", args->inputs, "Files, directories, http(s) URLs or -");
+  cmd->add_option("--url-list", args->url_list, "A file of URLs to fetch and extract, one per line ('#' comments)")
+      ->type_name("FILE");
+  cmd->add_option("--fetch-timeout", args->fetch_timeout_s,
+                  "Seconds a page fetched by URL may take to arrive, connection included")
+      ->capture_default_str();
   cmd->add_option("--extractor", args->extractor,
                   "auto (site rule, else stored template, else the learned extractor) | learned | density | fulltext | xpath | "
                   "template (the site's template weighed against the page's own evidence)")

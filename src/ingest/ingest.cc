@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "base/text_util.h"
+#include "ingest/fetch.h"
 #include "ingest/gz_reader.h"
 #include "ingest/lines.h"
 #include "ingest/warc.h"
@@ -84,6 +85,7 @@ class Ingester {
   // Returns false when the sink asked to stop.
   bool input(const std::string& arg) {
     if (arg == "-") return file("-", "-", Format::kOther);
+    if (is_url(arg)) return emit(fetch_page(arg, options_));
     std::error_code ec;
     fs::file_status st = fs::status(arg, ec);
     if (ec || !fs::exists(st)) {
@@ -202,6 +204,10 @@ std::size_t count_pages(const std::vector<std::string>& inputs) {
   std::size_t pages = 0;
   for (const std::string& input : inputs) {
     if (input == "-") return 0;
+    if (is_url(input)) {
+      ++pages;  // one page each
+      continue;
+    }
     std::error_code ec;
     if (fs::is_directory(input, ec)) {
       std::vector<Status> ignored;

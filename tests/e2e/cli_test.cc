@@ -1,11 +1,14 @@
 // The CLI contract (README, "Using husk"), checked through the husk binary.
+#include <httplib.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
+#include <thread>
 
 #include "unit/test_util.h"
 
@@ -186,6 +189,65 @@ TEST(Cli, NoCommandOrAnUnknownOneShowsTheCommands) {
   test::CommandResult unknown = run_husk("extrct page.html 2>&1");
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.out.find("no command \"extrct\" (commands: extract, sign,"), std::string::npos) << unknown.out;
+}
+
+// husk extract URL and --url-list, against a loopback site: the response's
+// charset header decodes a page that declares none, redirects are
+// followed (the record's url is where the page was, its id the URL
+// given), a gzip-encoded answer is decoded, and a 404, a page over
+// --max-page-bytes and one slower than --fetch-timeout are each that
+// page's error while the others come out whole.
+TEST(Cli, PagesFetchedByUrl) {
+  httplib::Server site;
+  // "Привет, мир" and more, in windows-1251, which no <meta> names.
+  std::string cyrillic = "\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0";
+  std::string body = "<html><body><article><p>";
+  for (int i = 0; i < 30; ++i) body += cyrillic + " " + std::to_string(i) + ". ";
+  body += "</p></article></body></html>";
+  site.Get("/cp1251", [&](const httplib::Request&, httplib::Response& res) {
+    res.set_content(body, "text/html; charset=windows-1251");
+  });
+  site.Get("/moved", [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/cp1251"); });
+  site.Get("/gzip", [](const httplib::Request&, httplib::Response& res) {
+    res.set_header("Content-Encoding", "gzip");
+    res.set_content(test::gzip("<html><body><p>A compressed page about the harbour library and its many "
+                               "readers in winter.</p></body></html>"),
+                    "text/html; charset=utf-8");
+  });
+  site.Get("/big", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("<html><body><p>" + std::string(20000, 'a') + "</p></body></html>", "text/html");
+  });
+  site.Get("/slow", [](const httplib::Request&, httplib::Response& res) {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    res.set_content("<p>late</p>", "text/html");
+  });
+  const int port = site.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { site.listen_after_bind(); });
+  const std::string base = "http://127.0.0.1:" + std::to_string(port);
+  TempDir dir;
+  write_file(dir.file("urls.txt"), "# pages to read\n" + base + "/moved\n\n" + base + "/gzip\n" + base + "/missing\n" +
+                                       base + "/big\n" + base + "/slow\n");
+  test::CommandResult r =
+      run_husk("extract --max-page-bytes 10000 --fetch-timeout 1 --url-list " + dir.file("urls.txt") + " " + base +
+               "/cp1251 2>/dev/null");
+  site.stop();
+  serving.join();
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::vector<std::string> lines = test::lines(r.out);
+  ASSERT_EQ(lines.size(), 6u) << r.out;
+  std::map<std::string, nlohmann::json> by_id;
+  for (const std::string& line : lines) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    by_id[j["id"].get<std::string>().substr(base.size())] = j;
+  }
+  EXPECT_NE(by_id["/cp1251"]["text"].get<std::string>().find("Привет, мир 0."), std::string::npos)
+      << by_id["/cp1251"]["text"];
+  EXPECT_EQ(by_id["/moved"]["url"], base + "/cp1251");
+  EXPECT_EQ(by_id["/moved"]["text"], by_id["/cp1251"]["text"]);
+  EXPECT_NE(by_id["/gzip"]["text"].get<std::string>().find("compressed page about the harbour"), std::string::npos);
+  EXPECT_NE(by_id["/missing"]["error"].get<std::string>().find("HTTP 404"), std::string::npos);
+  EXPECT_NE(by_id["/big"]["error"].get<std::string>().find("over 10000 bytes"), std::string::npos);
+  EXPECT_NE(by_id["/slow"]["error"].get<std::string>().find("timeout"), std::string::npos) << by_id["/slow"];
 }
 
 TEST(Cli, BadConfigNamesFileAndLine) {
