@@ -460,7 +460,7 @@ class PyIndex {
 // reader thread fills a bounded queue the Python iterator takes from.
 class PageReader {
  public:
-  explicit PageReader(std::vector<std::string> inputs) {
+  explicit PageReader(std::vector<std::string> inputs) : total_(count_pages(inputs)) {
     thread_ = std::thread([this, inputs = std::move(inputs)] {
       IngestStats stats = ingest(inputs, IngestOptions{}, [this](RawPage&& page) {
         std::unique_lock lock(mutex_);
@@ -483,6 +483,13 @@ class PageReader {
       room_.notify_all();
     }
     if (thread_.joinable()) thread_.join();
+  }
+
+  // The number of pages, when the inputs tell it before they are read
+  // (HTML files, directories of them, URLs); progress bars read it.
+  std::size_t size() const {
+    if (total_ == 0) throw py::type_error("the number of pages is not known before reading (WARC, JSONL or stdin)");
+    return total_;
   }
 
   py::dict next() {
@@ -516,6 +523,7 @@ class PageReader {
 
  private:
   static constexpr std::size_t kQueue = 64;
+  std::size_t total_ = 0;  // 0: not known before reading
   std::mutex mutex_;
   std::condition_variable ready_, room_;
   std::deque<RawPage> queue_;
@@ -576,7 +584,8 @@ PYBIND11_MODULE(_husk, m) {
   py::class_<PageReader>(m, "PageReader")
       .def(py::init<std::vector<std::string>>())
       .def("__iter__", [](PageReader& r) -> PageReader& { return r; })
-      .def("__next__", &PageReader::next);
+      .def("__next__", &PageReader::next)
+      .def("__len__", &PageReader::size);
 }
 
 }  // namespace husk::python

@@ -103,6 +103,25 @@ def test_process_many_keeps_input_order_and_matches_process():
     assert [m["text"] for m in many][3] == "page number 3 has a paragraph of its own words 3"
 
 
+def test_progress_knows_the_total_and_languages_filter(tmp_path):
+    for name, text in [("a.html", "The council voted on Tuesday to turn the old harbour warehouses into a "
+                                  "public library for the whole town and its many visitors."),
+                       ("b.html", "Der Stadtrat hat am Dienstag beschlossen, die alten Lagerhallen am Hafen in "
+                                  "eine öffentliche Bibliothek für die ganze Stadt umzuwandeln.")]:
+        (tmp_path / name).write_text(f"<html><body><article><p>{text}</p></article></body></html>")
+    assert len(husk.read(str(tmp_path))) == 2
+    processor = husk.Processor()
+    results = processor.process_many(husk.read(str(tmp_path)))
+    assert len(results) == 2
+    assert [r["id"] for r in results] == ["a.html", "b.html"]
+    german = list(processor.process_many(husk.read(str(tmp_path)), languages=["de"]))
+    assert [r["id"] for r in german] == ["b.html"]
+    jsonl = tmp_path / "pages.jsonl"
+    jsonl.write_text('{"url": "https://x.example/", "html": "<p>one</p>"}\n')
+    with pytest.raises(TypeError):
+        len(husk.read(str(jsonl)))
+
+
 def test_process_many_keeps_the_ids_of_read_records(tmp_path):
     page = b"<html><body><p>a page whose two copies sit in two files of one folder, word for word</p></body></html>"
     (tmp_path / "one.html").write_bytes(page)
