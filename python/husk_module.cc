@@ -200,7 +200,7 @@ std::string field(const py::dict& d, const char* key) {
 // chooses the engine as it does for the CLI (minhash with the Jaccard
 // measure: the corpus engine, within `memory` bytes, spilling to
 // `work_dir`).
-py::list dedup(const py::list& records, const std::string& method, double threshold, uint32_t k,
+py::list dedup(const py::list& records, const std::string& method, const py::object& threshold, uint32_t k,
                const std::string& cluster, const std::string& main, bool any_language, bool singletons, unsigned jobs,
                const std::string& measure, uint64_t memory, const std::string& work_dir) {
   std::vector<DedupPage> pages;
@@ -235,7 +235,9 @@ py::list dedup(const py::list& records, const std::string& method, double thresh
   }
   CorpusOptions options;
   options.dedup.method = method;
-  options.dedup.threshold = threshold;
+  options.dedup.threshold = !threshold.is_none()      ? threshold.cast<double>()
+                            : measure == "containment" ? kContainmentThreshold
+                                                       : DedupOptions{}.threshold;
   options.dedup.measure = measure;
   options.dedup.k = k;
   options.dedup.within_language = !any_language;
@@ -566,7 +568,7 @@ PYBIND11_MODULE(_husk, m) {
   m.def("normalize", &normalize_text, py::arg("text"));
   m.def("sign", &sign_text, py::arg("text"), py::arg("signers") = std::vector<std::string>{},
         py::arg("idf") = std::string());
-  m.def("dedup", &dedup, py::arg("records"), py::arg("method") = "minhash", py::arg("threshold") = 0.5,
+  m.def("dedup", &dedup, py::arg("records"), py::arg("method") = "minhash", py::arg("threshold") = py::none(),
         py::arg("k") = 6, py::arg("cluster") = "degree", py::arg("main") = "first",
         py::arg("any_language") = false, py::arg("singletons") = false, py::arg("jobs") = 0,
         py::arg("measure") = "jaccard", py::arg("memory") = uint64_t(1) << 30, py::arg("work_dir") = std::string());

@@ -22,6 +22,7 @@ struct DedupArgs {
   std::string cluster = "degree";
   std::string main = "first";
   bool k_given = false;
+  bool threshold_given = false;
   std::string report;
   std::string pairs;
   std::string output = "-";
@@ -139,6 +140,7 @@ int run_dedup(DedupArgs args) {
   if (!main.ok()) return fail("dedup", main.status().message(), 2);
   args.options.cluster = *cluster;
   args.options.main = *main;
+  if (args.options.measure == "containment" && !args.threshold_given) args.options.threshold = kContainmentThreshold;
   auto launched = launcher_exchange();
   if (!launched.ok()) return fail("dedup", launched.status().message(), 2);
   Exchange& exchange = **launched;
@@ -264,8 +266,10 @@ Command add_dedup_command(CLI::App& app) {
   cmd->add_option("--method", args->options.method, methods)->check(CLI::IsMember(dedup_methods()))->capture_default_str();
   cmd->add_option("--k", args->options.k, "simhash: largest Hamming distance")->capture_default_str();
   cmd->add_option("--threshold", args->options.threshold,
-                  "minhash, spotsigs: smallest Jaccard similarity (with --measure containment: smallest containment)")
+                  "minhash, spotsigs: smallest Jaccard similarity (with --measure containment: smallest containment, "
+                  "0.1 unless given)")
       ->check(CLI::Range(0.0, 1.0))
+      ->each([args](const std::string&) { args->threshold_given = true; })
       ->capture_default_str();
   cmd->add_option("--measure", args->options.measure,
                   "minhash: jaccard (near-duplicates) | containment (text reuse: the share of the smaller text's\n"

@@ -8,8 +8,20 @@
          words of a WCXB dev article around it, beside the 139 sources; what chose
          the containment threshold (README, "Containment").
 
+  revised  reuse as it is found in the wild: for each of 129 AEB articles one
+         text of 150-300 words that is a cut passage of it, a lightly revised
+         copy (8% of words replaced, two sentences swapped), a heavily revised
+         one (20% replaced, a quarter of the sentences dropped, the rest
+         shuffled, a third more of another text's), a quotation of 20-45 words
+         inside another text, a paragraph of 60-120 words inside a longer
+         article, or an unrelated text of the same length (the negative);
+         each judged against its article and three others, and 157 passages
+         of daniel-dev pages judged against another page of the same site
+         (negatives that share the site's phrasing); what chose the
+         containment default (docs/cli.md, "Containment").
+
 Usage: dedup_dev_cases.py DATASETS_DIR OUT_DIR   (writes forms.jsonl, forms-gold.jsonl,
-reuse.jsonl, reuse-gold.jsonl; deterministic)
+reuse.jsonl, reuse-gold.jsonl, revised.jsonl, revised-gold.jsonl; deterministic)
 """
 import glob
 import json
@@ -83,9 +95,88 @@ def reuse(datasets, out_dir):
     write(os.path.join(out_dir, "reuse-gold.jsonl"), gold)
 
 
+def revised(datasets, out_dir):
+    rng = random.Random(33)
+    aeb = json.load(open(f"{datasets}/article-extraction-benchmark/ground-truth.json", encoding="utf-8"))
+    sources = [(k, v["articleBody"]) for k, v in sorted(aeb.items()) if len(v["articleBody"].split()) > 350]
+    filler = []
+    for f in sorted(glob.glob(f"{datasets}/wcxb-dev/ground-truth/*.json")):
+        text = (json.load(open(f, encoding="utf-8")).get("ground_truth") or {}).get("main_content") or ""
+        if len(text.split()) > 300:
+            filler.append(text)
+    rng.shuffle(filler)
+    vocab = [w for t in filler[:200] for w in t.split() if w.isalpha()]
+    sents = lambda t: [x for x in re.split(r"(?<=[.!?])\s+", t.replace("\n", " ")) if x.strip()]
+
+    def passage(body, lo, hi):
+        ss, n = sents(body), rng.randint(lo, hi)
+        out = []
+        for x in ss[rng.randint(0, max(0, len(ss) - 5)):]:
+            out.append(x)
+            if len(" ".join(out).split()) >= n:
+                break
+        return out
+
+    def replaced(ss, share):
+        return [" ".join(rng.choice(vocab) if rng.random() < share else w for w in x.split()) for x in ss]
+
+    def inside(own, copied):
+        at = rng.randint(0, len(own))
+        return own[:at] + copied + own[at:]
+
+    docs = [{"id": f"src-{i}", "text": body} for i, (_, body) in enumerate(sources)]
+    gold = []
+    kinds = ["cut", "light", "heavy", "non", "quote", "paragraph"]
+    for i, (_, body) in enumerate(sources):
+        kind = kinds[i % len(kinds)]
+        if kind == "non":
+            ss = passage(sources[(i + 7) % len(sources)][1], 150, 300)
+        elif kind == "quote":
+            ss = inside(sents(filler[(i + 90) % len(filler)])[:rng.randint(8, 14)], passage(body, 20, 45))
+        elif kind == "paragraph":
+            ss = inside(sents(filler[(i + 120) % len(filler)])[:rng.randint(20, 40)], passage(body, 60, 120))
+        else:
+            ss = passage(body, 150, 300)
+            if kind == "cut":
+                for _ in range(rng.randint(0, 2)):
+                    if len(ss) > 3:
+                        ss.pop(rng.randrange(len(ss)))
+            elif kind == "light":
+                ss = replaced(ss, 0.08)
+                if len(ss) > 3:
+                    a = rng.randrange(len(ss) - 1)
+                    ss[a], ss[a + 1] = ss[a + 1], ss[a]
+            else:
+                ss = [x for x in replaced(ss, 0.2) if rng.random() > 0.25] or ss[:1]
+                rng.shuffle(ss)
+                ss += sents(filler[i % len(filler)])[:max(1, len(ss) // 3)]
+        own = sents(filler[(i + 50) % len(filler)])[:rng.randint(0, 2)]
+        docs.append({"id": f"ans-{i}", "text": " ".join(own[:1] + ss + own[1:])})
+        gold.append({"a": {"id": f"ans-{i}"}, "b": {"id": f"src-{i}"}, "label": 0 if kind == "non" else 1,
+                     "variant": kind})
+        for j in rng.sample(range(len(sources)), 3):
+            if j != i:
+                gold.append({"a": {"id": f"ans-{i}"}, "b": {"id": f"src-{j}"}, "label": 0, "variant": "other"})
+    by_host = {}
+    for f in sorted(glob.glob(f"{datasets}/daniel-dev/ground-truth/*.json")):
+        g = json.load(open(f, encoding="utf-8"))
+        text = (g.get("ground_truth") or {}).get("main_content") or ""
+        if len(text.split()) > 200:
+            by_host.setdefault(g.get("host"), []).append((os.path.basename(f)[:-5], text))
+    for _, pages in sorted(by_host.items()):
+        for a in range(0, len(pages) - 1, 2):
+            (ia, ta), (ib, tb) = pages[a], pages[a + 1]
+            docs.append({"id": "site-" + ia, "text": " ".join(passage(ta, 100, 250))})
+            docs.append({"id": "full-" + ib, "text": tb})
+            gold.append({"a": {"id": "site-" + ia}, "b": {"id": "full-" + ib}, "label": 0, "variant": "same-site"})
+    write(os.path.join(out_dir, "revised.jsonl"), docs)
+    write(os.path.join(out_dir, "revised-gold.jsonl"), gold)
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     os.makedirs(sys.argv[2], exist_ok=True)
     forms(sys.argv[2])
     reuse(sys.argv[1], sys.argv[2])
+    revised(sys.argv[1], sys.argv[2])

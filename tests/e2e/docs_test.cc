@@ -75,5 +75,36 @@ TEST(Docs, TheDataTeamQuickStartRunsAsWritten) {
   EXPECT_EQ(test::read_file(dir.file("clusters-mpi.jsonl")), clusters);
 }
 
+// docs/cli.md's containment table: the default's row and the old
+// default's, as husk eval dedup prints them on the constructed reuse set.
+TEST(Docs, TheContainmentTableIsWhatEvalDedupPrints) {
+  const std::string datasets = test::dataset("");
+  if (datasets.empty()) GTEST_SKIP() << "../shared/datasets is absent";
+  test::TempDir dir;
+  ASSERT_EQ(test::run_command("python3 " + std::string(HUSK_SOURCE_DIR) + "/tests/bench/dedup_dev_cases.py " +
+                              datasets + " " + dir.file("cases"))
+                .exit_code,
+            0);
+  const std::string docs = test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/cli.md");
+  for (const auto& [threshold, row] : {std::pair<std::string, std::string>{"", "| **0.1** | **"},
+                                       std::pair<std::string, std::string>{"--threshold 0.5 ", "| 0.5 (the old default) | "}}) {
+    for (const std::string cluster : {"", "--cluster components "}) {
+      ASSERT_EQ(test::run_husk("dedup --measure containment " + threshold + cluster + dir.file("cases/revised.jsonl") +
+                               " -o " + dir.file("c.jsonl") + " 2>/dev/null")
+                    .exit_code,
+                0);
+      test::CommandResult eval =
+          test::run_husk("eval dedup --gold " + dir.file("cases/revised-gold.jsonl") + " " + dir.file("c.jsonl"));
+      const std::size_t at = eval.out.find("\nf1");
+      ASSERT_NE(at, std::string::npos) << eval.out;
+      const std::string f1 = std::to_string(std::stod(eval.out.substr(at + 3)) + 0.0005).substr(0, 5);
+      const std::size_t line = docs.find(row);
+      ASSERT_NE(line, std::string::npos) << row;
+      const std::string cells = docs.substr(line, docs.find('\n', line) - line);
+      EXPECT_NE(cells.find(f1), std::string::npos) << threshold << cluster << ": " << f1 << " not in " << cells;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace husk
