@@ -250,6 +250,72 @@ TEST(Cli, PagesFetchedByUrl) {
   EXPECT_NE(by_id["/slow"]["error"].get<std::string>().find("timeout"), std::string::npos) << by_id["/slow"];
 }
 
+// A WARC written by a real crawler: wget --warc-file over a loopback site
+// with an article, a redirect, a 404 page, a gzip-encoded page and an
+// image. husk extract keeps the 2xx HTML responses (the redirect's target
+// among them, the gzip page inflated), skips the image, the redirect and
+// the 404, and with --all-statuses keeps the 404 page too.
+TEST(Cli, AWarcWrittenByWget) {
+  if (system("command -v wget >/dev/null 2>&1") != 0) {
+    test::missing("wget (make deps installs it)");
+    GTEST_SKIP() << "wget is not installed";
+  }
+  auto article = [](const std::string& topic) {
+    std::string p = "<html><head><title>" + topic + "</title></head><body><article><h1>" + topic + "</h1>";
+    for (int i = 0; i < 4; ++i)
+      p += "<p>The " + topic + " story, paragraph " + std::to_string(i) +
+           ", tells how the town council met on Tuesday evening and what it decided for the coming year.</p>";
+    return p + "</article></body></html>";
+  };
+  httplib::Server site;
+  site.Get("/index.html", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("<html><body><a href=\"a.html\">a</a> <a href=\"moved\">moved</a> <a href=\"missing.html\">m</a> "
+                    "<a href=\"gz.html\">gz</a> <img src=\"logo.png\"></body></html>",
+                    "text/html");
+  });
+  site.Get("/a.html", [&](const httplib::Request&, httplib::Response& res) { res.set_content(article("harbour"), "text/html"); });
+  site.Get("/b.html", [&](const httplib::Request&, httplib::Response& res) { res.set_content(article("orchard"), "text/html"); });
+  site.Get("/moved", [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/b.html", 301); });
+  site.Get("/missing.html", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 404;
+    res.set_content("<html><body><p>This page went missing a long time ago, sorry.</p></body></html>", "text/html");
+  });
+  site.Get("/gz.html", [&](const httplib::Request&, httplib::Response& res) {
+    res.set_header("Content-Encoding", "gzip");
+    res.set_content(test::gzip(article("lighthouse")), "text/html");
+  });
+  site.Get("/logo.png", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(std::string("\x89PNG\r\n\x1a\n", 8) + std::string(200, '\0'), "image/png");
+  });
+  const int port = site.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { site.listen_after_bind(); });
+  TempDir dir;
+  const std::string base = "http://127.0.0.1:" + std::to_string(port);
+  test::CommandResult wget = test::run_command("cd " + dir.file("") + " && wget -q -e robots=off --recursive --level=1 " +
+                                               "--page-requisites --warc-file=crawl -P mirror " + base + "/index.html");
+  site.stop();
+  serving.join();
+  ASSERT_TRUE(std::filesystem::exists(dir.file("crawl.warc.gz"))) << wget.out;
+  auto urls_and_texts = [&](const std::string& options) {
+    std::map<std::string, std::string> out;
+    for (const std::string& line : test::lines(run_husk("extract " + options + dir.file("crawl.warc.gz") + " 2>/dev/null").out)) {
+      nlohmann::json j = nlohmann::json::parse(line);
+      out[j["url"].get<std::string>().substr(base.size())] = j.value("text", "");
+    }
+    return out;
+  };
+  std::map<std::string, std::string> pages = urls_and_texts("");
+  std::vector<std::string> urls;
+  for (const auto& [url, text] : pages) urls.push_back(url);
+  EXPECT_EQ(urls, (std::vector<std::string>{"/a.html", "/b.html", "/gz.html", "/index.html"}));
+  EXPECT_NE(pages["/a.html"].find("The harbour story, paragraph 0"), std::string::npos) << pages["/a.html"];
+  EXPECT_NE(pages["/b.html"].find("The orchard story"), std::string::npos) << pages["/b.html"];
+  EXPECT_NE(pages["/gz.html"].find("The lighthouse story, paragraph 3"), std::string::npos) << pages["/gz.html"];
+  std::map<std::string, std::string> all = urls_and_texts("--all-statuses ");
+  EXPECT_NE(all["/missing.html"].find("went missing"), std::string::npos);
+  EXPECT_EQ(all.count("/logo.png"), 0u);
+}
+
 TEST(Cli, BadConfigNamesFileAndLine) {
   TempDir dir;
   write_file(dir.file("bad.toml"), "[density]\nblock_cost = \"ten\"\n");
