@@ -1,9 +1,11 @@
 // husk train: the learned models from gold sets.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -175,6 +177,29 @@ int run_train_extract(TrainArgs args) {
     for (const auto& [language, f1] : cv.f1_by_language) std::printf("  language %-21s %.4f\n", language.c_str(), f1);
     std::printf("quality score: Spearman's rank correlation with the page F1 (same folds)\n");
     for (const auto& [source, rho] : cv.quality_spearman) std::printf("  quality %-22s %.4f\n", source.c_str(), rho);
+    // Largest first, by the sum of the collections' shares.
+    std::vector<std::pair<double, std::string>> classes;
+    for (const auto& [kind, by_source] : cv.leaked_by_class) {
+      double sum = 0;
+      for (const auto& [source, share] : by_source) sum += share;
+      classes.emplace_back(-sum, kind);
+    }
+    std::sort(classes.begin(), classes.end());
+    std::set<std::string> sources;
+    for (const auto& [kind, by_source] : cv.leaked_by_class)
+      for (const auto& [source, share] : by_source) sources.insert(source);
+    std::printf("words kept that the gold lacks, by the nearest class/id family within three levels (share of the "
+                "kept words, same folds):\n  %-12s", "class");
+    for (const std::string& source : sources) std::printf("  %s", source.c_str());
+    std::printf("\n");
+    for (const auto& [minus, kind] : classes) {
+      std::printf("  leaked %-12s", kind.c_str());
+      for (const std::string& source : sources) {
+        auto it = cv.leaked_by_class.at(kind).find(source);
+        std::printf("  %.4f", it == cv.leaked_by_class.at(kind).end() ? 0.0 : it->second);
+      }
+      std::printf("\n");
+    }
   }
   if (!args.cv_scores.empty())
     if (Status st = write_cv_scores(args.cv_scores, *pages, cv); !st.ok()) return fail("train", st.message(), 1);

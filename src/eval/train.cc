@@ -510,6 +510,46 @@ bool cross_validates(const std::vector<TrainingPage>& pages, const TreeOptions& 
   return sources.size() >= 2;
 }
 
+// CrossValidation::leaked_by_class from the out-of-fold probabilities.
+// A family column holds 1 / (1 + distance) to the nearest ancestor of the
+// family (features.cc), so three levels is >= 0.25.
+void leaked_by_class(const std::vector<TrainingPage>& pages, const std::vector<std::vector<float>>& scores,
+                     const std::vector<std::string>& names, const BlockModelOptions& o, CrossValidation& cv) {
+  constexpr float kWithinThreeLevels = 0.25f;
+  std::vector<std::pair<std::size_t, std::string>> families;
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    const std::string& n = names[c];
+    if (n.rfind("family_", 0) == 0 && n.size() > 12 && n.compare(n.size() - 5, 5, "_near") == 0 &&
+        n != "family_content_near")
+      families.emplace_back(c, n.substr(7, n.size() - 12));
+  }
+  std::map<std::string, std::map<std::string, double>> leaked;
+  std::map<std::string, double> kept;
+  for (std::size_t p = 0; p < pages.size(); ++p) {
+    const TrainingPage& t = pages[p];
+    if (t.snippet_gold) continue;
+    for (std::size_t b = 0; b < scores[p].size() && b < t.tokens.size(); ++b) {
+      if (scores[p][b] < cv.threshold) continue;
+      const double words = static_cast<double>(t.tokens[b].size());
+      kept[t.source] += words;
+      if (t.coverage[b] >= o.label_cover) continue;
+      std::string kind = "none";
+      float nearest = kWithinThreeLevels;
+      for (const auto& [column, family] : families) {
+        const float near = t.x[b * names.size() + column];
+        if (near >= nearest && (kind == "none" || near > nearest)) {
+          nearest = near;
+          kind = family;
+        }
+      }
+      leaked[kind][t.source] += words;
+    }
+  }
+  for (const auto& [kind, by_source] : leaked)
+    for (const auto& [source, words] : by_source)
+      cv.leaked_by_class[kind][source] = kept[source] > 0 ? words / kept[source] : 0;
+}
+
 }  // namespace
 
 Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
@@ -582,6 +622,7 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
       }
     }
     for (const auto& [source, series] : quality) cv->quality_spearman[source] = spearman(series.first, series.second);
+    leaked_by_class(pages, scores, names, o, *cv);
     cv->out_of_fold = std::move(scores);
   }
   std::vector<std::size_t> all(pages.size());

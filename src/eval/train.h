@@ -159,6 +159,13 @@ struct CrossValidation {
   // the out-of-fold probabilities) with the page F1, per collection of gold
   // texts ("all": every such page), at `threshold`.
   std::map<std::string, double> quality_spearman;
+  // What the out-of-fold extraction keeps that the gold lacks, by class:
+  // the words of kept blocks the gold does not cover, as a share of the
+  // kept words, per collection of gold texts, by the block's nearest
+  // class/id family ancestor within three levels ("comment", "related",
+  // "share", ...; "none" without one), at `threshold`. The content family
+  // names the article's own wrapper and is passed over.
+  std::map<std::string, std::map<std::string, double>> leaked_by_class;  // class -> collection -> share
   // Each page's blocks' out-of-fold probabilities (the model that never
   // saw its domain), in page order: for analysis outside husk.
   std::vector<std::vector<float>> out_of_fold;

@@ -163,6 +163,19 @@ TEST(QualityGate, CrossValidatedFloorsAndTheShippedModelsRebuild) {
     ASSERT_TRUE(rho.count(collection)) << collection;
     EXPECT_EQ(cells[0], three(rho.at(collection))) << "docs/evaluation.md, quality, " << collection;
   }
+  // The table of what leaks, by class: "  leaked <class>  0.0142  0.0885  0.0412".
+  std::map<std::string, std::vector<std::string>> leaked;
+  static const std::regex leaked_line(R"(^  leaked ([a-z]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)$)");
+  for (const std::string& l : test::lines(blocks.out)) {
+    std::smatch m;
+    if (std::regex_match(l, m, leaked_line)) leaked[m[1]] = {m[2], m[3], m[4]};
+  }
+  const auto leak_table = test::table_after(doc, "| class | article-extraction-benchmark | daniel-dev | wcxb-dev |");
+  ASSERT_EQ(leak_table.size(), 6u) << "docs/evaluation.md's table of what leaks, by class";
+  for (const auto& [kind, cells] : leak_table) {
+    ASSERT_TRUE(leaked.count(kind)) << kind << " is not in husk train's output";
+    EXPECT_EQ(cells, leaked.at(kind)) << "docs/evaluation.md, what leaks, " << kind;
+  }
   EXPECT_EQ(test::read_file(dir.file("blocks.ubj")), test::read_file(std::string(HUSK_SOURCE_DIR) + "/config/models/blocks.ubj"))
       << "husk train extract no longer reproduces config/models/blocks.ubj: retrain it with the command in "
          "docs/architecture.md";
