@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 #include <re2/re2.h>
 
 #include "base/url.h"
@@ -24,29 +25,35 @@ struct TuneArgs {
   unsigned jobs = 0;
 };
 
-// What a proposed rule matches the site's pages by: the host when the
-// pages have URLs, else the directory all their files share.
-std::string matcher_toml(const std::vector<Document>& pages) {
-  bool urls = !pages.empty() && !pages[0].result.url.empty();
-  if (urls) return "host = \"" + url_host(pages[0].result.url) + "\"";
+// What a proposed rule matches the site's pages by: the --site host, and,
+// when the pages have URLs, the path their URLs share. Never a local path:
+// a rule is matched against the URLs pages are fetched from.
+std::string matcher_toml(const std::string& site, const std::vector<Document>& pages) {
+  std::string out = "host = " + nlohmann::json(site).dump() + "\n";
   std::string common;
+  bool first = true;
   for (const Document& a : pages) {
-    std::string path = a.result.source.substr(0, a.result.source.rfind('/') + 1);
-    if (common.empty()) {
-      common = path;
+    if (a.result.url.empty() || url_host(a.result.url) != site) return out;
+    const std::string url = a.result.url.substr(0, a.result.url.find_first_of("?#"));
+    const std::size_t path = url.find('/', url.find("://") + 3);
+    const std::string dir = path == std::string::npos ? "/" : url.substr(path, url.rfind('/') - path + 1);
+    if (first) {
+      common = dir;
+      first = false;
     } else {
       std::size_t n = 0;
-      while (n < common.size() && n < path.size() && common[n] == path[n]) ++n;
+      while (n < common.size() && n < dir.size() && common[n] == dir[n]) ++n;
       common.resize(common.rfind('/', n == 0 ? 0 : n - 1) + 1);
     }
   }
-  return "match = " + nlohmann::json(RE2::QuoteMeta(common)).dump();
+  if (common.size() > 1) out += "match = " + nlohmann::json("^https?://[^/]+" + RE2::QuoteMeta(common)).dump() + "\n";
+  return out;
 }
 
 std::string rule_toml(const std::string& matcher, const RuleScore& score) {
   std::string out = "# proposed by husk tune: precision " + std::to_string(score.precision).substr(0, 6) + ", recall " +
                     std::to_string(score.recall).substr(0, 6) + ", F1 " + std::to_string(score.f1).substr(0, 6) +
-                    " on the labelled pages\n[[rule]]\n" + matcher + "\n";
+                    " on the labelled pages\n[[rule]]\n" + matcher;
   auto list = [](const std::vector<std::string>& xs) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& x : xs) a.push_back(x);
@@ -55,6 +62,26 @@ std::string rule_toml(const std::string& matcher, const RuleScore& score) {
   if (!score.include.empty()) out += "include = " + list(score.include) + "\n";
   if (!score.exclude.empty()) out += "exclude = " + list(score.exclude) + "\n";
   return out;
+}
+
+// husk's default extraction of the labelled pages, scored as a rule is.
+ExtractScore default_score(const std::vector<std::string>& inputs, const std::vector<TunePage>& labelled) {
+  std::unordered_map<std::string, std::string> texts;
+  Result<Processor> processor = Processor::make(ProcessorOptions{});
+  if (processor.ok())
+    ingest(inputs, IngestOptions{}, [&](RawPage&& page) {
+      const std::string id = page.id;
+      texts[id] = processor->process(page).text;
+      return true;
+    });
+  std::vector<PageScore> pages;
+  for (const TunePage& t : labelled) {
+    PageScore s;
+    s.id = t.id;
+    s.match = match_shingles(t.gold, texts[t.id]);
+    pages.push_back(std::move(s));
+  }
+  return score_pages(std::move(pages));
 }
 
 void print_score(const char* label, const RuleScore& s, const std::vector<TunePage>& pages) {
@@ -124,11 +151,45 @@ int run_tune(const TuneArgs& args) {
     std::printf("\nno current rule for %s\n", args.site.c_str());
   }
 
+  // No rule: what husk's default extraction scores on the same pages, the
+  // figure a rule has to beat.
+  ExtractScore no_rule = default_score(args.inputs, labelled);
+  std::printf("\nno rule (husk's default extraction): precision %.4f  recall %.4f  F1 %.4f\n", no_rule.precision,
+              no_rule.recall, no_rule.f1);
   RuleScore proposal = propose_rule(labelled);
-  std::printf("\n");
   print_score("proposed", proposal, labelled);
-  std::string toml = rule_toml(matcher_toml(analyzed), proposal);
+  // Judged on pages it was not proposed from: each page scored by the
+  // rule proposed from the others (with one labelled page, in-sample).
+  double judged = proposal.f1;
+  if (labelled.size() >= 2) {
+    std::vector<PageScore> held_out;
+    for (std::size_t i = 0; i < labelled.size(); ++i) {
+      std::vector<TunePage> others = labelled;
+      others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+      RuleScore rule = propose_rule(others);
+      PageScore page;
+      page.id = labelled[i].id;
+      auto scored = score_rule({labelled[i]}, rule.include, rule.exclude);
+      if (scored.ok() && !scored->page_match.empty()) page.match = scored->page_match[0];
+      held_out.push_back(std::move(page));
+    }
+    judged = score_pages(std::move(held_out)).f1;
+    std::printf("proposed, each page scored by the rule proposed from the others: F1 %.4f\n", judged);
+  }
+  if (proposal.include.empty() && proposal.exclude.empty()) {
+    std::printf("\nno rule: no include or exclude does better than the whole page\n");
+    return 1;
+  }
+  if (judged < no_rule.f1) {
+    std::printf("\nno rule written: the proposal scores F1 %.4f %s, husk's default extraction %.4f\n", judged,
+                labelled.size() >= 2 ? "on pages it was not proposed from" : "on the one labelled page", no_rule.f1);
+    return 1;
+  }
+  std::string toml = rule_toml(matcher_toml(args.site, analyzed), proposal);
   std::printf("\n%s", toml.c_str());
+  if (analyzed.front().result.url.empty())
+    std::printf("(the pages have no URLs: the rule applies to %s's pages by their URL, as a crawl fetches them)\n",
+                args.site.c_str());
   if (!args.write.empty()) {
     std::ofstream out(args.write, std::ios::binary | std::ios::trunc);
     out << toml;

@@ -48,6 +48,7 @@ RuleScore score_with(const std::vector<TunePage>& pages, const Prepared& prepare
     s.id = pages[p].id;
     s.match = match_shingles(pages[p].gold, kept_text(*pages[p].blocks, e));
     score.page_f1.push_back(page_f1(s.match));
+    score.page_match.push_back(s.match);
     per_page.push_back(std::move(s));
   }
   ExtractScore total = score_pages(std::move(per_page));

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/eval.h"
 #include "husk/html.h"
 #include "husk/status.h"
 
@@ -32,6 +33,7 @@ struct RuleScore {
   std::vector<std::string> exclude;
   double precision = 0, recall = 0, f1 = 0;
   std::vector<double> page_f1;     // per page, in input order
+  std::vector<ShingleMatch> page_match;  // per page: the shingles the F1 counts
   std::vector<double> page_kept;   // per page: share of its visible words the rule keeps
   std::vector<std::string> warnings;
 };

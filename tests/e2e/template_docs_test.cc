@@ -277,9 +277,10 @@ void expect_tuned_rules_generalise(const DocSite& site) {
                                        " --gold " + dir.file("labelled.json") + " --write " + dir.file("proposed.toml") +
                                        " " + dir.file("pages"));
   ASSERT_EQ(tuned.exit_code, 0) << tuned.out;
-  // The proposal matched the labelled pages' folder; point it at the site.
+  // The proposal names the --site host (these pages have no URLs); point
+  // it at the site's files.
   std::string rules = test::read_file(dir.file("proposed.toml"));
-  std::size_t m = rules.find("match = ");
+  std::size_t m = rules.find("host = ");
   ASSERT_NE(m, std::string::npos) << rules;
   rules.replace(m, rules.find('\n', m) - m, std::string("match = \"") + docs + "/\"");
   fs::create_directories(dir.path() / "rules");
@@ -309,23 +310,52 @@ TEST(TuneCli, ProposesTheContentContainerOfAMadeUpSite) {
   nlohmann::json labelled = nlohmann::json::object();
   for (const char* id : {"post1", "post3", "post5"}) labelled[id] = gold[id];
   test::write_file(dir.file("labelled.json"), labelled.dump());
+  // The site's pages as a crawl gives them: with their URLs.
+  std::string pages;
+  for (int i = 1; i <= 6; ++i)
+    pages += nlohmann::json({{"id", "post" + std::to_string(i)},
+                             {"url", "https://shop.example/blog/post" + std::to_string(i) + ".html"},
+                             {"html", test::read_file(site + "/post" + std::to_string(i) + ".html")}})
+                 .dump() + "\n";
+  test::write_file(dir.file("pages.jsonl"), pages);
   fs::create_directories(dir.path() / "none");
   test::CommandResult r = test::run_husk("tune --site shop.example --sites " + dir.file("none") + " --gold " +
-                                         dir.file("labelled.json") + " --write " + dir.file("rule.toml") + " " + site);
+                                         dir.file("labelled.json") + " --write " + dir.file("rule.toml") + " " +
+                                         dir.file("pages.jsonl"));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("6 pages, 3 labelled"), std::string::npos) << r.out;
+  // The default extraction's score beside the proposal's, in-sample and on
+  // pages each rule was not proposed from.
+  EXPECT_NE(r.out.find("no rule (husk's default extraction): precision 1.0000  recall 0.9"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("proposed: precision 1.0000  recall 1.0000  F1 1.0000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("each page scored by the rule proposed from the others: F1 1.0000"), std::string::npos) << r.out;
   std::string rule = test::read_file(dir.file("rule.toml"));
-  EXPECT_NE(rule.find("[[rule]]"), std::string::npos);
+  EXPECT_NE(rule.find("[[rule]]\nhost = \"shop.example\"\nmatch = \"^https?://[^/]+\\\\/blog\\\\/\"\n"),
+            std::string::npos)
+      << rule;
+  EXPECT_EQ(rule.find(HUSK_SOURCE_DIR), std::string::npos) << "no local path in a rule";
   EXPECT_NE(rule.find("include = [\"//div[@class='main']\"]"), std::string::npos) << rule;
   EXPECT_NE(rule.find("exclude = [\"//div[@class='share']\"]"), std::string::npos) << rule;
   // The written rule loads and extracts the unlabelled pages exactly.
   fs::create_directories(dir.path() / "rules");
   fs::copy_file(dir.file("rule.toml"), dir.file("rules/garden.toml"));
   test::write_file(dir.file("gold.json"), gold.dump());
-  test::run_husk("extract --extractor xpath --sites " + dir.file("rules") + " " + site + " -o " + dir.file("out.jsonl"));
+  test::run_husk("extract --sites " + dir.file("rules") + " " + dir.file("pages.jsonl") + " -o " + dir.file("out.jsonl"));
   auto score = nlohmann::json::parse(test::run_husk("eval extract --json --gold " + dir.file("gold.json") + " " + dir.file("out.jsonl")).out);
   EXPECT_DOUBLE_EQ(score["f1"].get<double>(), 1.0);
+}
+
+// On pages of several sites no rule beats the default extraction: husk
+// tune says so with both figures, writes nothing and exits 1.
+TEST(TuneCli, NeverWritesARuleWorseThanNoRule) {
+  test::TempDir dir;
+  const std::string demo = std::string(HUSK_SOURCE_DIR) + "/fixtures/demo";
+  test::CommandResult r = test::run_husk("tune --site news.example --gold " + demo + "/gold.json --write " +
+                                         dir.file("rule.toml") + " " + demo);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("no rule (husk's default extraction)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("no rule written: the proposal scores F1 0."), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir.file("rule.toml")));
 }
 
 }  // namespace
