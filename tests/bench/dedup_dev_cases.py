@@ -57,17 +57,28 @@ def forms(out_dir):
     write(os.path.join(out_dir, "forms-gold.jsonl"), gold)
 
 
-def reuse(datasets, out_dir):
-    rng = random.Random(21)
+def aeb_articles(datasets, min_words):
+    """(key, body) of the AEB articles longer than min_words words, by key."""
     aeb = json.load(open(f"{datasets}/article-extraction-benchmark/ground-truth.json", encoding="utf-8"))
-    sources = [(k, v["articleBody"]) for k, v in sorted(aeb.items()) if len(v["articleBody"].split()) > 300]
-    fill = []
+    return [(k, v["articleBody"]) for k, v in sorted(aeb.items()) if len(v["articleBody"].split()) > min_words]
+
+
+def wcxb_texts(datasets, min_words, articles_only):
+    """The gold texts of wcxb-dev longer than min_words words (of article pages only, when asked), by file."""
+    out = []
     for f in sorted(glob.glob(f"{datasets}/wcxb-dev/ground-truth/*.json")):
         g = json.load(open(f, encoding="utf-8"))
         text = (g.get("ground_truth") or {}).get("main_content") or ""
         kind = ((g.get("_internal") or {}).get("page_type") or {}).get("primary")
-        if len(text.split()) > 400 and kind == "article":
-            fill.append(text)
+        if len(text.split()) > min_words and (kind == "article" or not articles_only):
+            out.append(text)
+    return out
+
+
+def reuse(datasets, out_dir):
+    rng = random.Random(21)
+    sources = aeb_articles(datasets, 300)
+    fill = wcxb_texts(datasets, 400, True)
     rng.shuffle(fill)
     paras = lambda t: [p for p in re.split(r"\n\s*\n|\n", t) if p.strip()]
     docs = [{"id": "src-" + k[:10], "text": body} for k, body in sources]
@@ -97,13 +108,8 @@ def reuse(datasets, out_dir):
 
 def revised(datasets, out_dir):
     rng = random.Random(33)
-    aeb = json.load(open(f"{datasets}/article-extraction-benchmark/ground-truth.json", encoding="utf-8"))
-    sources = [(k, v["articleBody"]) for k, v in sorted(aeb.items()) if len(v["articleBody"].split()) > 350]
-    filler = []
-    for f in sorted(glob.glob(f"{datasets}/wcxb-dev/ground-truth/*.json")):
-        text = (json.load(open(f, encoding="utf-8")).get("ground_truth") or {}).get("main_content") or ""
-        if len(text.split()) > 300:
-            filler.append(text)
+    sources = aeb_articles(datasets, 350)
+    filler = wcxb_texts(datasets, 300, False)
     rng.shuffle(filler)
     vocab = [w for t in filler[:200] for w in t.split() if w.isalpha()]
     sents = lambda t: [x for x in re.split(r"(?<=[.!?])\s+", t.replace("\n", " ")) if x.strip()]
