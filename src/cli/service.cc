@@ -7,18 +7,16 @@
 #include <signal.h>
 #include <sys/socket.h>
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <iostream>
-#include <nlohmann/json.hpp>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <iostream>
 #include <map>
-#include <thread>
+#include <nlohmann/json.hpp>
 
 #include "base/text_util.h"
 #include "cli/commands.h"
@@ -268,7 +266,7 @@ class HttpFront {
 };
 
 // ADDRESS:PORT as a socket address (a name is resolved; IPv6 in brackets).
-Result<sockaddr_storage> listen_address(const std::string& listen, socklen_t* length) {
+Result<sockaddr_storage> listen_address(const std::string& listen) {
   const std::size_t colon = listen.rfind(':');
   int port = 0;
   if (colon != std::string::npos) {
@@ -288,15 +286,23 @@ Result<sockaddr_storage> listen_address(const std::string& listen, socklen_t* le
     return Status(Code::kInvalidArgument, "--listen " + listen + ": " + gai_strerror(rc));
   sockaddr_storage out{};
   std::memcpy(&out, found->ai_addr, found->ai_addrlen);
-  *length = found->ai_addrlen;
   freeaddrinfo(found);
   return out;
 }
 
 int run_serve(const ServeArgs& args) {
-  socklen_t address_length = 0;
-  Result<sockaddr_storage> address = listen_address(args.listen, &address_length);
+  Result<sockaddr_storage> address = listen_address(args.listen);
   if (!address.ok()) return fail("serve", address.status().message(), 2);
+  // SIGTERM and SIGINT are taken by this thread alone (sigwait below):
+  // every thread started from here on (the index's writer, the server's)
+  // starts with them blocked. A client that goes away mid-answer is that
+  // connection's error, not the service's end.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
   Result<Stack> stack = open_stack(args.stack);
   if (!stack.ok()) return fail("serve", stack.status().message(), 1);
 
@@ -304,15 +310,6 @@ int run_serve(const ServeArgs& args) {
   service_options.max_inflight = args.max_inflight;
   Service service(*stack->processor, *stack->index, service_options);
   HttpFront front(service, args);
-  // SIGTERM and SIGINT are taken by this thread alone (sigwait below): the
-  // server's threads start with them blocked. A client that goes away
-  // mid-answer is that connection's error, not the service's end.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  signal(SIGPIPE, SIG_IGN);
   errno = 0;
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ITC;
   if (address->ss_family == AF_INET6) flags |= MHD_USE_IPv6;
@@ -331,7 +328,6 @@ int run_serve(const ServeArgs& args) {
     return fail("serve", "cannot listen on " + args.listen + (error != 0 ? std::string(": ") + std::strerror(error) : ""),
                 1);
   }
-  (void)address_length;
   std::fprintf(stderr, "husk serve: listening on %s, index %s\n", args.listen.c_str(), args.stack.db.c_str());
   int received = 0;
   sigwait(&stop_signals, &received);
