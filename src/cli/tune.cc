@@ -1,6 +1,7 @@
 // husk tune: score a site's XPath rules on labelled pages, list the pages
 // where they match nothing or everything, propose better rules.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
@@ -67,7 +68,8 @@ std::string rule_toml(const std::string& matcher, const RuleScore& score) {
 // husk's default extraction of the labelled pages, scored as a rule is.
 ExtractScore default_score(const std::vector<std::string>& inputs, const std::vector<TunePage>& labelled) {
   std::unordered_map<std::string, std::string> texts;
-  Result<Processor> processor = Processor::make(ProcessorOptions{});
+  const ProcessorOptions defaults;
+  Result<Processor> processor = Processor::make(defaults);
   if (processor.ok())
     ingest(inputs, IngestOptions{}, [&](RawPage&& page) {
       const std::string id = page.id;
@@ -191,6 +193,9 @@ int run_tune(const TuneArgs& args) {
     std::printf("(the pages have no URLs: the rule applies to %s's pages by their URL, as a crawl fetches them)\n",
                 args.site.c_str());
   if (!args.write.empty()) {
+    std::error_code ec;
+    const std::filesystem::path parent = std::filesystem::path(args.write).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     std::ofstream out(args.write, std::ios::binary | std::ios::trunc);
     out << toml;
     if (!out) return fail("tune", args.write + ": cannot write", 1);

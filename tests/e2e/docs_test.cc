@@ -1,6 +1,9 @@
 // The documents against what the commands print: a figure a command can
 // produce is checked against that command, so the docs cannot drift.
+#include <unistd.h>
+
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "unit/test_util.h"
@@ -104,6 +107,33 @@ TEST(Docs, TheContainmentTableIsWhatEvalDedupPrints) {
       EXPECT_NE(cells.find(f1), std::string::npos) << threshold << cluster << ": " << f1 << " not in " << cells;
     }
   }
+}
+
+// README's quick start for a site operator runs as written (on a free port
+// instead of 8000), writes the rule and extracts the site with it.
+TEST(Docs, TheSiteOperatorQuickStartRunsAsWritten) {
+  const std::string readme = test::read_file(std::string(HUSK_SOURCE_DIR) + "/README.md");
+  const std::size_t section = readme.find("**A site operator.**");
+  ASSERT_NE(section, std::string::npos);
+  const std::size_t begin = readme.find("```sh\n", section);
+  ASSERT_NE(begin, std::string::npos);
+  std::string block = readme.substr(begin + 6, readme.find("```", begin + 6) - begin - 6);
+  const std::string port = std::to_string(21000 + (static_cast<int>(getpid()) * 13 + 7) % 20000);
+  for (std::size_t at; (at = block.find("8000")) != std::string::npos;) block.replace(at, 4, port);
+  test::TempDir dir;
+  test::write_file(dir.file("quick.sh"), "set -e\n" + block);
+  test::CommandResult run = test::run_command("cd " + dir.path().string() + " && ln -s " + HUSK_BUILD_DIR +
+                                              " build && ln -s " + HUSK_SOURCE_DIR +
+                                              "/fixtures fixtures && timeout 60 bash quick.sh 2>&1");
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_NE(run.out.find("no rule (husk's default extraction): precision 1.0000  recall 0.9640  F1 0.9817"),
+            std::string::npos) << run.out;
+  const std::string rule = test::read_file(dir.file("sites/garden.toml"));
+  EXPECT_NE(rule.find("host = \"127.0.0.1\"\ninclude = [\"//div[@class='main']\"]\nexclude = [\"//div[@class='share']\"]"),
+            std::string::npos) << rule;
+  std::vector<std::string> pages = test::lines(test::read_file(dir.file("pages.jsonl")));
+  ASSERT_EQ(pages.size(), 6u);
+  for (const std::string& page : pages) EXPECT_EQ(nlohmann::json::parse(page)["extractor"], "xpath") << page;
 }
 
 }  // namespace
