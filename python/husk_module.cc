@@ -76,6 +76,8 @@ struct Options {
   bool sign = false;
   std::vector<std::string> signers;
   std::string idf;
+  std::string sites;      // a directory of per-site XPath rules (*.toml)
+  std::string templates;  // a template store (husk extract --state DIR)
   uint32_t page_timeout_ms = kDefaultPageTimeoutMs;
 };
 
@@ -101,6 +103,16 @@ class PyProcessor {
       Result<CollectionStats> stats = load_collection_stats(o.idf);
       if (!stats.ok()) raise(stats.status());
       options.stats = std::make_shared<const CollectionStats>(std::move(*stats));
+    }
+    if (!o.sites.empty()) {
+      auto rules = SiteRules::load_dir(o.sites);
+      if (!rules.ok()) raise(rules.status());
+      options.sites = *rules;
+    }
+    if (!o.templates.empty()) {
+      auto store = TemplateStore::open(o.templates);
+      if (!store.ok()) raise(store.status());
+      options.templates = std::move(*store);
     }
     Result<Processor> made = Processor::make(options);
     if (!made.ok()) raise(made.status());
@@ -544,8 +556,11 @@ PYBIND11_MODULE(_husk, m) {
   py::class_<PyProcessor>(m, "Processor")
       .def(py::init([](const std::string& extractor, const std::string& format, bool links, bool images, bool comments,
                        const py::object& preset, bool sign, const std::vector<std::string>& signers,
-                       const py::object& idf, uint32_t page_timeout_ms) {
+                       const py::object& idf, uint32_t page_timeout_ms, const py::object& sites,
+                       const py::object& templates) {
              Options o;
+             if (!sites.is_none()) o.sites = py::str(sites).cast<std::string>();
+             if (!templates.is_none()) o.templates = py::str(templates).cast<std::string>();
              o.page_timeout_ms = page_timeout_ms;
              o.extractor = extractor;
              o.format = format;
@@ -561,7 +576,8 @@ PYBIND11_MODULE(_husk, m) {
            py::arg("extractor") = "auto", py::arg("format") = "text", py::arg("links") = false,
            py::arg("images") = false, py::arg("comments") = false, py::arg("preset") = py::none(),
            py::arg("sign") = false, py::arg("signers") = std::vector<std::string>{}, py::arg("idf") = py::none(),
-           py::arg("page_timeout_ms") = kDefaultPageTimeoutMs)
+           py::arg("page_timeout_ms") = kDefaultPageTimeoutMs, py::arg("sites") = py::none(),
+           py::arg("templates") = py::none())
       .def("process", &PyProcessor::process, py::arg("html"), py::arg("url") = py::none())
       .def("process_batch", &PyProcessor::process_batch, py::arg("batch"), py::arg("jobs") = 0);
 

@@ -194,6 +194,36 @@ def test_dedup_index_adds_many_removes_and_reads_records(tmp_path):
     assert len(index) == 2
 
 
+def test_processor_applies_site_rules(tmp_path):
+    site = ROOT / "fixtures" / "sites" / "garden"
+    (tmp_path / "garden.toml").write_text('[[rule]]\nhost = "garden.example"\n'
+                                          'include = ["//div[@class=\'main\']"]\n')
+    processor = husk.Processor(sites=str(tmp_path))
+    page = (site / "post1.html").read_bytes()
+    ruled = processor.process(page, "https://garden.example/blog/post1.html")
+    assert ruled["extractor"] == "xpath"
+    assert ruled["text"].startswith("Planting tomatoes")
+    assert processor.process(page, "https://other.example/post1.html")["extractor"] != "xpath"
+    with pytest.raises(husk.Error):
+        husk.Processor(sites=str(tmp_path / "missing"))
+
+
+def test_processor_uses_a_stored_template(tmp_path):
+    site = ROOT / "fixtures" / "sites" / "garden"
+    pages = tmp_path / "site.jsonl"
+    pages.write_text("".join(json.dumps({"url": f"https://garden.example/blog/post{i}.html",
+                                         "html": (site / f"post{i}.html").read_text()}) + "\n"
+                             for i in range(1, 7)))
+    store = tmp_path / "templates"
+    subprocess.run([BINARY, "extract", "--extractor", "template", "--state", str(store), str(pages), "-o",
+                    os.devnull], check=True, capture_output=True)
+    processor = husk.Processor(templates=str(store))
+    r = processor.process((site / "post2.html").read_bytes(), "https://garden.example/blog/a-new-post.html")
+    assert r["extractor"] == "template"
+    assert r["text"].startswith("Pruning roses\n\nPrune roses in late winter")
+    assert "Free delivery" not in r["text"]
+
+
 def test_dedup_refuses_two_records_with_one_id():
     text = "the council voted on tuesday to turn the old harbour warehouses into a public library for the town"
     with pytest.raises(husk.Error, match="twice"):
