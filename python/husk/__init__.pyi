@@ -17,12 +17,15 @@ class Processor:
     comments: return the page's user comment section in a "comments" field
     preset: None | "precision" | "recall" (trafilatura's favor_precision / favor_recall)
     sign: add a "sig" dict of near-duplicate signatures (signers: their names; idf: an IDF file)
-    page_timeout_ms: the time one page may take (0: no limit); a page past it comes back with
+    page_timeout_ms: the CPU time one page may take (0: no limit); a page past it comes back with
         error "timeout: ..." and the others go on
+    sites: a directory of per-site XPath rules (*.toml, as husk extract --sites)
+    templates: a template store (a directory husk extract --state wrote)
     """
     def __init__(self, extractor: str = "auto", format: str = "text", links: bool = False, images: bool = False,
                  comments: bool = False, preset: Optional[str] = None, sign: bool = False,
-                 signers: Sequence[str] = (), idf: Optional[str] = None, page_timeout_ms: int = 10000) -> None: ...
+                 signers: Sequence[str] = (), idf: Optional[str] = None, page_timeout_ms: int = 10000,
+                 sites: Optional[str] = None, templates: Optional[str] = None) -> None: ...
     def process(self, html: Html, url: Optional[str] = None) -> dict:
         """One page: a dict with the fields of `husk extract`'s JSON records (text, title, metadata, ...).
 
@@ -34,11 +37,18 @@ class Processor:
         """(id, url, html, content_type) tuples processed on `jobs` threads (0: one per core), results in
         input order; a None id gets husk's id for the page."""
     def process_many(self, pages: Iterable[Union[Html, dict, Tuple]], jobs: int = 0,
-                     batch: int = 64) -> Iterator[dict]:
+                     batch: int = 64, languages: Optional[Iterable[str]] = None) -> "Results":
         """Pages processed on `jobs` threads; yields the results in input order.
 
         A page is html, (url, html), (id, url, html), or a record of husk.read(), whose id is kept.
+        languages: keep only the pages identified in one of them ("en", "de"), as husk extract --languages.
+        The results have a len() when the pages do, for progress bars.
         """
+
+class Results(Iterator[dict]):
+    """Processor.process_many's results: an iterator with the pages' len() when they have one."""
+    def __next__(self) -> dict: ...
+    def __len__(self) -> int: ...
 
 def extract(html: Html, url: Optional[str] = None, *, format: str = "text", extractor: str = "auto",
             links: bool = False, images: bool = False, comments: bool = False,
@@ -51,12 +61,16 @@ def normalize(text: str) -> str:
 def sign(text: str, signers: Sequence[str] = (), idf: str = "") -> dict:
     """The near-duplicate signatures of a clean text, as `husk sign`'s "sig" object."""
 
-def dedup(records: List[dict], method: str = "minhash", threshold: float = 0.5, k: int = 6,
+def dedup(records: List[dict], method: str = "minhash", threshold: Optional[float] = None, k: int = 6,
           cluster: str = "degree", main: str = "first", any_language: bool = False,
-          singletons: bool = False, jobs: int = 0, measure: str = "jaccard") -> List[dict]:
+          singletons: bool = False, jobs: int = 0, measure: str = "jaccard", memory: int = 1 << 30,
+          work_dir: str = "") -> List[dict]:
     """Clusters of near-duplicate records, as `husk dedup` writes them: {"cluster", "size", "main", "members", "urls"}.
 
+    The engine is husk dedup's for the same options: minhash with the Jaccard measure runs the
+    corpus engine, its band keys spilled to work_dir beyond a quarter of `memory` bytes.
     measure="containment" (minhash) finds text reuse: the share of the smaller text's shingles found in the other.
+    threshold: 0.5 (Jaccard) or 0.1 (containment) unless given.
 
     Records are dicts with an "id" and a "text" (signed here with the collection's own statistics)
     or a "sig" (from `husk sign` or husk.sign); "language" keeps comparisons within a language.
@@ -77,6 +91,15 @@ class DedupIndex:
 
         Returns {"cluster": id, "duplicate_of": {"id", "url", "measure", "score"} or None}.
         """
+    def add_many(self, pages: Iterable[Union[Tuple, dict]]) -> List[dict]:
+        """Many pages in one commit: (id, text_or_signatures[, url]) tuples or {"id", "text" or "sig", "url"} dicts.
+
+        One verdict per page in order; {"error": ...} for a page the index refuses.
+        """
+    def remove(self, id: str) -> bool:
+        """Removes a page from every table (its cluster keeps its other pages); False when it was not there."""
+    def get(self, id: str) -> Optional[dict]:
+        """The stored record of a page (what husk serve's GET /v1/pages/ID returns), or None."""
     def query(self, text_or_signatures: Union[str, dict]) -> List[dict]:
         """Indexed pages that near-duplicate a text or signatures, best first:
         [{"id", "url", "measure", "score"}]."""
@@ -86,9 +109,11 @@ class PageReader:
     def __init__(self, paths: List[str]) -> None: ...
     def __iter__(self) -> "PageReader": ...
     def __next__(self) -> dict: ...
+    def __len__(self) -> int:
+        """The number of pages when the paths tell it before reading (HTML files, URLs); TypeError otherwise."""
 
-def read(*paths: str) -> Iterator[dict]:
-    """Pages of HTML files, directories, WARC and JSONL, as the CLI reads them.
+def read(*paths: str) -> PageReader:
+    """Pages of HTML files, directories, WARC and JSONL files and http(s) URLs, as the CLI reads them.
 
     Each page: {"id", "url", "html" (bytes; str for JSONL input), "content_type", "error"}.
     """
