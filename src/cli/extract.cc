@@ -197,15 +197,19 @@ int run_extract(ExtractArgs args) {
   Progress progress("extract");
   if (progress.enabled()) progress.set_total(count_pages(args.inputs));
   std::size_t done = 0, errors = 0, bytes = 0;
-  auto emit = [&](const PageResult& r, const Trace* t) {
-    const bool wanted = languages.empty() || !r.status.ok() ||
-                        std::find(languages.begin(), languages.end(), primary_language(r.language.code)) != languages.end();
-    if (!wanted) {
+  auto wanted = [&](const PageResult& r) {
+    return languages.empty() || !r.status.ok() ||
+           std::find(languages.begin(), languages.end(), primary_language(r.language.code)) != languages.end();
+  };
+  auto format = [&](const PageResult& r) {
+    return jsonl_format ? to_jsonl(r) : text_format ? to_text(r) : formatted(r, args.format);
+  };
+  // `written`: the page's output, when a worker formatted it already.
+  auto emit = [&](const PageResult& r, const Trace* t, const std::string* written = nullptr) {
+    if (!wanted(r)) {
       ++other_language;
-    } else if (jsonl_format) {
-      output.out() << to_jsonl(r);
     } else {
-      output.out() << (text_format ? to_text(r) : formatted(r, args.format));
+      output.out() << (written != nullptr ? *written : format(r));
     }
     if (t != nullptr) features << feature_lines(r, *t);
     ++done;
@@ -216,6 +220,7 @@ int run_extract(ExtractArgs args) {
   struct Processed {
     PageResult result;
     Trace trace;
+    std::string written;  // formatted by the worker, so the ordered writer only writes
   };
   IngestOptions ingest_options;
   ingest_options.max_page_bytes = args.max_page_bytes;
@@ -230,9 +235,10 @@ int run_extract(ExtractArgs args) {
         [&](const RawPage& page) {
           Processed p;
           p.result = processor->process(page, trace ? &p.trace : nullptr);
+          if (wanted(p.result)) p.written = format(p.result);
           return p;
         },
-        [&](const RawPage&, Processed& p) { emit(p.result, trace ? &p.trace : nullptr); });
+        [&](const RawPage&, Processed& p) { emit(p.result, trace ? &p.trace : nullptr, &p.written); });
     stats = ingest(args.inputs, ingest_options, [&](RawPage&& page) {
       std::size_t size = page.bytes.size();
       batches.push(std::move(page), size);
