@@ -424,7 +424,7 @@ struct CorpusDedup::Impl {
     for (std::size_t i = 0; i < ks.size();) {
       std::size_t j = i + 1;
       while (j < ks.size() && ks[j].key == ks[i].key) ++j;
-      if (j - i >= 64) {
+      if (j - i >= kHeavyBucket) {
         // Copies (equal sketches) reduced as the in-memory search reduces
         // them (dedup/search.h).
         bucket.clear();

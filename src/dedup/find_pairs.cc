@@ -105,7 +105,7 @@ void minhash_pairs(const std::vector<DedupPage>& pages, const DedupOptions& o, s
   if (n == 0) return;
   auto [bands, rows] = lsh_bands_for(o.threshold, n);
   if (stats) stats->distance_histogram.assign(21, 0);
-  std::vector<Pair> candidates = lsh_candidates(minhashes, sketches, bands, rows, o.mu);
+  std::vector<Pair> candidates = lsh_candidates(minhashes, sketches, bands, rows);
   join_stars(whole, candidates, nullptr);  // pairs a < b, as the bands' are
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
@@ -299,14 +299,13 @@ std::pair<uint32_t, uint32_t> lsh_bands_for(double t, uint32_t n) {
 }
 
 // The map step keys each page by (band, hash of the band's rows); the
-// reduce step pairs the pages of each key. A bucket over (1 + mu) x the
-// band's average bucket, and 64 pages («Simhash算法优化»'s threshold), is mostly
-// copies of one text, reduced by pair_heavy_bucket (the clusterings that
-// verify members against a centre need every copy to meet what its text
-// meets, not only components).
+// reduce step pairs the pages of each key. A heavy bucket (kHeavyBucket) is
+// reduced by pair_heavy_bucket (the clusterings that verify members
+// against a centre need every copy to meet what its text meets, not only
+// components).
 std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes,
                                  const std::vector<const std::vector<uint32_t>*>& sketches, uint32_t bands,
-                                 uint32_t rows, double mu) {
+                                 uint32_t rows) {
   std::vector<Keyed> keyed;
   std::vector<Pair> candidates;
   auto whole = [&](uint32_t page) {
@@ -324,13 +323,10 @@ std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>
       keyed.push_back({band_key(m, band, rows), i});
     }
     std::sort(keyed.begin(), keyed.end());
-    std::size_t buckets = 0;
-    for (std::size_t i = 0; i < keyed.size(); ++i) buckets += i == 0 || keyed[i].key != keyed[i - 1].key;
-    const double limit = buckets ? (1.0 + mu) * static_cast<double>(keyed.size()) / static_cast<double>(buckets) : 0;
     for (std::size_t i = 0; i < keyed.size();) {
       std::size_t j = i + 1;
       while (j < keyed.size() && keyed[j].key == keyed[i].key) ++j;
-      if (j - i >= 64 && static_cast<double>(j - i) > limit) {
+      if (j - i >= kHeavyBucket) {
         std::vector<std::pair<uint64_t, uint32_t>> bucket;
         for (std::size_t x = i; x < j; ++x) bucket.emplace_back(whole(keyed[x].page), keyed[x].page);
         pair_heavy_bucket(bucket, add);

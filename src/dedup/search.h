@@ -86,6 +86,13 @@ inline std::size_t distinct_shingles(const Signatures& s) {
 }
 uint64_t whole_sketch_key(const Signatures& signatures);
 
+// A band bucket of this many pages or more is heavy: mostly copies of one
+// text («Simhash算法优化»'s threshold of 64), reduced by pair_heavy_bucket.
+// One gate for both of husk dedup's searches (the corpus engine sees one
+// partition of a band at a time, so a gate relative to the band's mean
+// bucket could not be the same there).
+inline constexpr std::size_t kHeavyBucket = 64;
+
 // The reduction of a band bucket too heavy to pair all its pages, shared
 // by husk dedup's two searches: `pages` holds (hash of the page's whole
 // sketch, page) and is reordered. Pages with equal sketches (verified
@@ -113,13 +120,12 @@ void pair_heavy_bucket(std::vector<std::pair<uint64_t, uint32_t>>& pages, PairFn
 }
 
 // Candidate pairs (a < b, sorted, unique): pages sharing a band key. In a
-// bucket over (1 + mu) x the average and 64 pages, pages with equal
-// sketches are joined as a star and each page meets the first page of
-// every other text in the bucket (husk dedup's two searches reduce
-// buckets alike).
+// heavy bucket (kHeavyBucket), pages with equal sketches are joined as a
+// star and each page meets the first page of every other text in the
+// bucket (husk dedup's two searches reduce buckets alike).
 std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>& minhashes,
                                  const std::vector<const std::vector<uint32_t>*>& sketches, uint32_t bands,
-                                 uint32_t rows, double mu);
+                                 uint32_t rows);
 
 // Whether two pages may be compared at all: the same language (when both
 // are known and options.within_language holds) and term counts within

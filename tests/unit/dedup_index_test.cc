@@ -90,7 +90,7 @@ TEST(Lsh, CandidateRateFollowsTheSCurveOfTheChosenBands) {
         minhashes.push_back(&p.sig.minhash);
         sketches.push_back(&p.sig.shingles);
       }
-      std::vector<Pair> candidates = lsh_candidates(minhashes, sketches, bands, rows, DedupOptions{}.mu);
+      std::vector<Pair> candidates = lsh_candidates(minhashes, sketches, bands, rows);
       std::size_t planted = 0;
       for (const Pair& c : candidates) planted += c.a % 2 == 0 && c.b == c.a + 1;
       double expected = 1 - std::pow(1 - std::pow(exact, rows), bands);
