@@ -21,6 +21,12 @@ inline std::string_view trim(std::string_view s) {
   return s;
 }
 
+// Lower case by Unicode's rules (ICU, root locale; Python's str.lower(),
+// final sigma included): "FÉV" -> "fév", "ΙΑΝ" -> "ιαν". For words people
+// write in any case; ascii_lower for protocol words (HTTP, media types,
+// charsets).
+std::string lower_case(std::string_view text);
+
 inline std::string ascii_lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = ascii_lower_char(c);

@@ -140,10 +140,6 @@ double page_f1(const ShingleMatch& match);
 // "without" snippets (boilerplate) found, both compared case-insensitively
 // as substrings.
 
-// Python's str.lower(): full Unicode lower case (ICU's root locale, which
-// also applies the final-sigma rule).
-std::string lower_case(std::string_view text);
-
 struct WordMatch {
   double precision = 0, recall = 0, f1 = 0;
 };

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "base/text_util.h"
 #include "eval/eval.h"
 #include "husk/normalize.h"
 #include "ingest/lines.h"
@@ -119,14 +120,6 @@ std::vector<std::string> strings_of(const nlohmann::json& j, const char* key) {
   if (it == j.end() || !it->is_array()) return out;
   for (const auto& v : *it)
     if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
-
-std::string lower_case(std::string_view text) {
-  icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
-  u.toLower(icu::Locale::getRoot());
-  std::string out;
-  u.toUTF8String(out);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "base/text_util.h"
 #include "base/url.h"
 #include "eval/eval.h"
 #include "extract/features.h"

@@ -26,10 +26,11 @@ std::string ymd(int y, int m, int d) {
 
 // Month names in the languages with the web's largest shares (English,
 // German, French, Spanish, Portuguese, Italian, Dutch), by the prefix that
-// tells them apart ("juin" before "jui"); the word is lower-cased ASCII-wise.
+// tells them apart ("juin" before "jui"); the word is lower-cased by
+// Unicode's rules, so "FÉV" and "DÉC" read as "fév" and "déc".
 int month_of(std::string_view word) {
   if (word.size() < 3) return 0;
-  const std::string w = ascii_lower(word);
+  const std::string w = lower_case(word);
   static constexpr std::array<std::pair<std::string_view, int>, 30> kMonths = {{
       {"juin", 6}, {"juil", 7}, {"jan", 1}, {"gen", 1}, {"ene", 1}, {"feb", 2}, {"fév", 2}, {"fev", 2},
       {"mar", 3}, {"mär", 3}, {"apr", 4}, {"avr", 4}, {"abr", 4}, {"may", 5}, {"mai", 5}, {"mag", 5},

@@ -123,6 +123,10 @@ TEST(Metadata, DateFormats) {
   EXPECT_EQ(parse_date("12 May 2024"), "2024-05-12");
   EXPECT_EQ(parse_date("12. März 2024"), "2024-03-12");
   EXPECT_EQ(parse_date("3 juin 2024"), "2024-06-03");
+  // Month names in capitals, lower-cased by Unicode's rules, not ASCII's.
+  EXPECT_EQ(parse_date("12 FÉVRIER 2024"), "2024-02-12");
+  EXPECT_EQ(parse_date("3 DÉC. 2023"), "2023-12-03");
+  EXPECT_EQ(parse_date("1. MÄRZ 2024"), "2024-03-01");
   EXPECT_EQ(parse_date("5 de julio de 2023"), "2023-07-05");
   EXPECT_EQ(parse_date("12.05.2024"), "2024-05-12");
   EXPECT_EQ(parse_date("25/12/2024"), "2024-12-25");
