@@ -52,15 +52,21 @@ TEST(Docs, TheDedupMethodTableIsWhatEvalDedupComparePrints) {
   EXPECT_EQ(checked, documented.size());
 }
 
+// The first ```sh block after a README section's opening words; "" when
+// there is none.
+std::string readme_block(const std::string& section_start) {
+  const std::string readme = test::read_file(std::string(HUSK_SOURCE_DIR) + "/README.md");
+  const std::size_t section = readme.find(section_start);
+  const std::size_t begin = section == std::string::npos ? section : readme.find("```sh\n", section);
+  if (begin == std::string::npos) return "";
+  return readme.substr(begin + 6, readme.find("```", begin + 6) - begin - 6);
+}
+
 // README's quick start for a data team runs as written, from a directory
 // where build/ and fixtures/ are the tree's, and finds the planted copy.
 TEST(Docs, TheDataTeamQuickStartRunsAsWritten) {
-  const std::string readme = test::read_file(std::string(HUSK_SOURCE_DIR) + "/README.md");
-  const std::size_t section = readme.find("**A data team");
-  ASSERT_NE(section, std::string::npos);
-  const std::size_t begin = readme.find("```sh\n", section);
-  ASSERT_NE(begin, std::string::npos);
-  const std::string block = readme.substr(begin + 6, readme.find("```", begin + 6) - begin - 6);
+  const std::string block = readme_block("**A data team");
+  ASSERT_FALSE(block.empty());
   if (test::run_command("command -v mpirun >/dev/null").exit_code != 0) {
     test::missing("mpirun");
     GTEST_SKIP() << "no mpirun";
@@ -112,12 +118,8 @@ TEST(Docs, TheContainmentTableIsWhatEvalDedupPrints) {
 // README's quick start for a site operator runs as written (on a free port
 // instead of 8000), writes the rule and extracts the site with it.
 TEST(Docs, TheSiteOperatorQuickStartRunsAsWritten) {
-  const std::string readme = test::read_file(std::string(HUSK_SOURCE_DIR) + "/README.md");
-  const std::size_t section = readme.find("**A site operator.**");
-  ASSERT_NE(section, std::string::npos);
-  const std::size_t begin = readme.find("```sh\n", section);
-  ASSERT_NE(begin, std::string::npos);
-  std::string block = readme.substr(begin + 6, readme.find("```", begin + 6) - begin - 6);
+  std::string block = readme_block("**A site operator.**");
+  ASSERT_FALSE(block.empty());
   const std::string port = std::to_string(21000 + (static_cast<int>(getpid()) * 13 + 7) % 20000);
   for (std::size_t at; (at = block.find("8000")) != std::string::npos;) block.replace(at, 4, port);
   test::TempDir dir;
