@@ -1,7 +1,5 @@
 // The documents against what the commands print: a figure a command can
 // produce is checked against that command, so the docs cannot drift.
-#include <unistd.h>
-
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -120,7 +118,7 @@ TEST(Docs, TheContainmentTableIsWhatEvalDedupPrints) {
 TEST(Docs, TheSiteOperatorQuickStartRunsAsWritten) {
   std::string block = readme_block("**A site operator.**");
   ASSERT_FALSE(block.empty());
-  const std::string port = std::to_string(21000 + (static_cast<int>(getpid()) * 13 + 7) % 20000);
+  const std::string port = std::to_string(test::free_port());
   for (std::size_t at; (at = block.find("8000")) != std::string::npos;) block.replace(at, 4, port);
   test::TempDir dir;
   test::write_file(dir.file("quick.sh"), "set -e\n" + block);

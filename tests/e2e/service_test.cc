@@ -414,14 +414,17 @@ TEST(Service, AKilledExporterDoesNotFillTheIndex) {
                      "<html><body><article><h1>Story " + std::to_string(i) + "</h1><p>" + words +
                          "</p></article></body></html>");
   }
-  const int port = 21000 + static_cast<int>(getpid()) % 20000;
+  const int port = test::free_port();
   // The script gives the service 1.5 s to start; under a parallel test run
-  // it may need longer, so the copy run here waits until it answers.
-  test::write_file(tmp.file("stale.py"),
-                   std::regex_replace(test::read_file(dir + "/svc-stale-reader-fills-index.py"),
-                                      std::regex("time\\.sleep\\(1\\.5\\)"),
-                                      "next((i for i in range(400) if subprocess.run(['curl', '-s', '127.0.0.1:%d/healthz' "
-                                      "% port], capture_output=True).returncode == 0 or time.sleep(0.05)), None)"));
+  // it may need longer, so the copy run here waits until it answers, and
+  // keeps the service's own messages for this test's output.
+  std::string script = std::regex_replace(test::read_file(dir + "/svc-stale-reader-fills-index.py"),
+                                          std::regex("time\\.sleep\\(1\\.5\\)"),
+                                          "next((i for i in range(400) if subprocess.run(['curl', '-s', "
+                                          "'127.0.0.1:%d/healthz' % port], capture_output=True).returncode == 0 or "
+                                          "time.sleep(0.05)), None)");
+  script = std::regex_replace(script, std::regex(", stderr=subprocess\\.DEVNULL\\)"), ")");
+  test::write_file(tmp.file("stale.py"), script);
   test::CommandResult r = test::run_command("cd " + tmp.file("") + " && python3 stale.py " + HUSK_BINARY + " pages " +
                                             std::to_string(port) + " stale 2>&1");
   EXPECT_EQ(r.exit_code, 0) << r.out;
@@ -575,7 +578,7 @@ TEST(Service, OnePortOneServiceAndClientErrorsAreTheClients) {
   std::string dir = test::repro("");
   if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
   test::TempDir tmp;
-  const int free_port = 21000 + (static_cast<int>(getpid()) * 11 + 5) % 20000;
+  const int free_port = test::free_port();
   test::CommandResult two = test::run_command("cd " + tmp.file("") + " && timeout 60 sh " + dir +
                                               "/svc-two-services-one-port.sh " + HUSK_BINARY + " " +
                                               std::to_string(free_port) + " 2>&1");

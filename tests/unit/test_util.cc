@@ -1,5 +1,10 @@
 #include "unit/test_util.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <zlib.h>
 
 #include <array>
@@ -66,6 +71,21 @@ CommandResult run_command(const std::string& cmd) {
 }
 
 std::string token(std::string_view prefix, long long n) { return std::string(prefix).append(std::to_string(n)); }
+
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return 0;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof addr;
+  int port = 0;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length) == 0)
+    port = ntohs(addr.sin_port);
+  close(fd);
+  return port;
+}
 
 std::string test_name(std::string text) {
   for (char& c : text)

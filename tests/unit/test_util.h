@@ -45,6 +45,9 @@ std::string test_name(std::string text);
 // A made-up term: `prefix` then the number ("w17"). Built by appending:
 // GCC 12 warns falsely (-Wrestrict) on "literal" + std::to_string(n).
 std::string token(std::string_view prefix, long long n);
+// A loopback TCP port no one listens on now (the kernel's choice for port
+// 0), for a server a test starts through a script that takes a port.
+int free_port();
 
 // Random 64-bit fingerprints in planted clusters: each centre is followed
 // by up to five members with up to `spread` random bits flipped.
