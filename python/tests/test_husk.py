@@ -224,6 +224,20 @@ def test_processor_uses_a_stored_template(tmp_path):
     assert "Free delivery" not in r["text"]
 
 
+def test_the_docs_pipeline_on_the_demo_pages():
+    # docs/python.md's pipeline step, as written, on fixtures/demo: what its note says it keeps.
+    processor = husk.Processor(format="markdown")
+    index = husk.DedupIndex()
+    kept = []
+    for record in processor.process_many(husk.read(str(ROOT / "fixtures" / "demo")), jobs=2):
+        if "error" in record or record["language"] != "en":
+            continue
+        if index.add(record["id"], record["text"], record["url"])["duplicate_of"]:
+            continue
+        kept.append(record["id"])
+    assert kept == ["en-news-syndicated.html"]
+
+
 def test_dedup_refuses_two_records_with_one_id():
     text = "the council voted on tuesday to turn the old harbour warehouses into a public library for the town"
     with pytest.raises(husk.Error, match="twice"):
