@@ -293,7 +293,7 @@ Command add_extract_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs, "Pages processed in parallel (0: one per core)")->capture_default_str();
   cmd->add_option("--page-timeout", args->page_timeout_ms,
-                  "Milliseconds one page may take (0: no limit); a page past it gets error \"timeout\" and the run goes on")
+                  "Milliseconds of CPU time one page may take, its own thread's, so the same whatever --jobs or the load (0: no limit); a page past it gets error \"timeout\" and the run goes on")
       ->capture_default_str();
   cmd->add_option("--format", args->format, "jsonl | text | markdown | html")
       ->check(CLI::IsMember({"jsonl", "text", "markdown", "html"}))

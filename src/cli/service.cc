@@ -403,7 +403,7 @@ void add_stack_options(CLI::App* cmd, StackOptions& o) {
       ->check(CLI::Range(std::size_t(1), std::size_t(1) << 30))
       ->capture_default_str();
   cmd->add_option("--page-timeout", o.page_timeout_ms,
-                  "Milliseconds one page may take (0: no limit); a page past it is answered with error \"timeout\"")
+                  "Milliseconds of CPU time one page may take, its own thread's (0: no limit); a page past it is answered with error \"timeout\"")
       ->capture_default_str();
 }
 
