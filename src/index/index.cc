@@ -325,22 +325,31 @@ struct Index::Impl {
   // Indexed pages that near-duplicate `sig` by the one decision, best
   // first. Candidates come from the minhash bands and, with the simhash
   // arm, from the simhash tables; every one is verified alike.
+  // The Jaccard similarity of a page (its signatures, their distinct
+  // shingles, its language) with a stored page when the one decision calls
+  // them near-duplicates; the stored page's minima are taken.
+  static std::optional<double> near_stored(const Signatures& sig, std::size_t distinct, const std::string& language,
+                                           Stored& stored, const DedupOptions& o) {
+    if (!comparable_pages(language, 0, stored.language, 0, o)) return std::nullopt;
+    Signatures other;
+    other.minhash = std::move(stored.minhash);
+    other.shingles = std::move(stored.sketch);
+    const double j = minhash_similarity(sig, other, o.sketch);
+    if (!near_duplicate(j, distinct, distinct_shingles(other), o)) return std::nullopt;
+    return j;
+  }
+
   std::vector<Candidate> candidates(Txn& txn, const Signatures& sig, const std::string& language) const {
     std::vector<Candidate> out;
     std::set<std::string> seen;
     const DedupOptions o = decision();
-    Signatures other;
     Stored stored;
     const std::size_t mine = distinct_shingles(sig);
     auto verify = [&](std::string_view id) {
       if (!seen.insert(std::string(id)).second) return;
       auto raw = txn.get(minhash, id);
       if (!raw || !decode_stored(*raw, stored)) return;
-      if (!comparable_pages(language, 0, stored.language, 0, o)) return;
-      other.minhash = std::move(stored.minhash);
-      other.shingles = std::move(stored.sketch);
-      const double j = minhash_similarity(sig, other, o.sketch);
-      if (near_duplicate(j, mine, distinct_shingles(other), o)) out.push_back({std::string(id), j, stored.seq});
+      if (auto j = near_stored(sig, mine, language, stored, o)) out.push_back({std::string(id), *j, stored.seq});
     };
     for (const std::string& key : band_keys(sig))
       for (const std::string& id : txn.values(bands, key)) verify(id);
@@ -415,29 +424,37 @@ struct Index::Impl {
         if (rest.empty()) {
           add_counter(txn, "clusters", -1);
         } else {
-          std::string heir = rest.front();
+          // Each remaining member's stored minima, read once: the earliest
+          // indexed is the heir, the others are measured against it.
+          std::vector<std::optional<Stored>> stored(rest.size());
+          std::size_t h = 0;
           uint64_t earliest = UINT64_MAX;
-          Stored stored;
-          for (const std::string& m : rest) {
-            auto raw = txn.get(minhash, m);
-            if (raw && decode_stored(*raw, stored) && stored.seq < earliest) {
-              earliest = stored.seq;
-              heir = m;
+          for (std::size_t i = 0; i < rest.size(); ++i) {
+            auto raw = txn.get(minhash, rest[i]);
+            Stored s;
+            if (!raw || !decode_stored(*raw, s)) continue;
+            if (s.seq < earliest) {
+              earliest = s.seq;
+              h = i;
             }
+            stored[i] = std::move(s);
           }
+          const std::string heir = rest[h];
           const std::string heir_url = url_of(txn.get(docs, heir));
           txn.put(clusters, heir, heir + "\n" + heir_url);
-          Signatures heir_sig, member_sig;
+          Signatures heir_sig;
           std::string heir_language;
-          if (auto raw = txn.get(minhash, heir); raw && decode_stored(*raw, stored)) {
-            heir_language = stored.language;
-            heir_sig.minhash = std::move(stored.minhash);
-            heir_sig.shingles = std::move(stored.sketch);
+          if (stored[h]) {
+            heir_language = stored[h]->language;
+            heir_sig.minhash = std::move(stored[h]->minhash);
+            heir_sig.shingles = std::move(stored[h]->sketch);
           }
+          const std::size_t heir_distinct = distinct_shingles(heir_sig);
           const DedupOptions o = decision();
-          for (const std::string& m : rest) {
+          for (std::size_t i = 0; i < rest.size(); ++i) {
+            const std::string& m = rest[i];
             txn.del(members, *cluster, m);
-            if (m == heir) {
+            if (i == h) {
               txn.put(members, heir, m);
               txn.put(cluster_of, m, heir);
               set_verdict(txn, m, heir, std::nullopt);
@@ -449,14 +466,9 @@ struct Index::Impl {
             // left starts a cluster of its own, so that duplicate_of never
             // names a page the member does not near-duplicate.
             std::optional<Match> of;
-            auto raw = txn.get(minhash, m);
-            if (raw && decode_stored(*raw, stored) && comparable_pages(heir_language, 0, stored.language, 0, o)) {
-              member_sig.minhash = std::move(stored.minhash);
-              member_sig.shingles = std::move(stored.sketch);
-              const double j = minhash_similarity(member_sig, heir_sig, o.sketch);
-              if (near_duplicate(j, distinct_shingles(member_sig), distinct_shingles(heir_sig), o))
-                of = Match{heir, heir_url, "jaccard", j};
-            }
+            if (stored[i])
+              if (auto j = near_stored(heir_sig, heir_distinct, heir_language, *stored[i], o))
+                of = Match{heir, heir_url, "jaccard", *j};
             const std::string home = of ? heir : m;
             if (!of) {
               txn.put(clusters, m, m + "\n" + url_of(txn.get(docs, m)));
