@@ -135,6 +135,8 @@ struct Connected {
 struct Arriving {
   ServiceRequest request;
   Clock::time_point started;
+  int content_lengths = 0;  // Content-Length headers seen (the map keeps the first)
+  bool chunked = false;     // a Transfer-Encoding header seen
 };
 
 // The HTTP layer: libmicrohttpd gives each connection its own thread, so a
@@ -189,14 +191,12 @@ class HttpFront {
     if (a.request.method.empty()) {
       a.request.method = method;
       a.request.path = url;  // percent-decoded by libmicrohttpd
-      MHD_get_connection_values(connection, MHD_HEADER_KIND, &HttpFront::header, &a.request.headers);
+      MHD_get_connection_values(connection, MHD_HEADER_KIND, &HttpFront::header, &a);
       MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, &HttpFront::argument, &a.request.query);
       // Two Content-Lengths, or one beside Transfer-Encoding, frame the
       // body two ways: a proxy in front may read it the other way, so the
       // request is refused and the connection closed (RFC 9112, 6.1, 6.3).
-      Framing framing;
-      MHD_get_connection_values(connection, MHD_HEADER_KIND, &HttpFront::count_framing, &framing);
-      if (framing.lengths > 1 || (framing.lengths > 0 && framing.chunked)) {
+      if (a.content_lengths > 1 || (a.content_lengths > 0 && a.chunked)) {
         front.service_.count_error("framing");
         return answer(connection, 400, "application/json",
                       nlohmann::json({{"error", "the body is framed twice (two Content-Lengths, or Content-Length "
@@ -222,19 +222,13 @@ class HttpFront {
   }
 
  private:
-  struct Framing {
-    int lengths = 0;
-    bool chunked = false;
-  };
-  static MHD_Result count_framing(void* framing, MHD_ValueKind, const char* key, const char*) {
-    auto& f = *static_cast<Framing*>(framing);
-    const std::string name = ascii_lower(key);
-    f.lengths += name == "content-length";
-    f.chunked = f.chunked || name == "transfer-encoding";
-    return MHD_YES;
-  }
-  static MHD_Result header(void* map, MHD_ValueKind, const char* key, const char* value) {
-    static_cast<std::map<std::string, std::string>*>(map)->emplace(ascii_lower(key), value ? value : "");
+  // One header line into the request, counting the lines that frame its body.
+  static MHD_Result header(void* arriving, MHD_ValueKind, const char* key, const char* value) {
+    auto& a = *static_cast<Arriving*>(arriving);
+    std::string name = ascii_lower(key);
+    a.content_lengths += name == "content-length";
+    a.chunked = a.chunked || name == "transfer-encoding";
+    a.request.headers.emplace(std::move(name), value ? value : "");
     return MHD_YES;
   }
   static MHD_Result argument(void* map, MHD_ValueKind, const char* key, const char* value) {
