@@ -66,14 +66,18 @@ std::string rule_toml(const std::string& matcher, const RuleScore& score) {
 }
 
 // husk's default extraction of the labelled pages, scored as a rule is.
+// The pages are read again (the rules' analysis parsed them with every
+// attribute kept, which the default processor does not), and only the
+// labelled ones extracted.
 ExtractScore default_score(const std::vector<std::string>& inputs, const std::vector<TunePage>& labelled) {
   std::unordered_map<std::string, std::string> texts;
+  for (const TunePage& t : labelled) texts.emplace(t.id, "");
   const ProcessorOptions defaults;
   Result<Processor> processor = Processor::make(defaults);
   if (processor.ok())
     ingest(inputs, IngestOptions{}, [&](RawPage&& page) {
-      const std::string id = page.id;
-      texts[id] = processor->process(page).text;
+      auto it = texts.find(page.id);
+      if (it != texts.end()) it->second = processor->process(page).text;
       return true;
     });
   std::vector<PageScore> pages;
