@@ -185,7 +185,9 @@ int run_dedup(DedupArgs args) {
   uint64_t read_pages = 0, without_signature = 0;
   std::vector<Status> input_errors, record_errors;
   LoadedPages loaded;
-  const bool load = !corpus || !args.report.empty();
+  // The in-memory engine reads every page; the corpus engine streams, and
+  // rank 0, which writes --report, loads the pages for it beside.
+  const bool load = !corpus || (!args.report.empty() && rank == 0);
   if (load) {
     loaded = load_dedup_pages(args.inputs, args.jobs);
     without_signature = loaded.without_signature;
