@@ -41,10 +41,7 @@ std::string header_of(CURL* curl, const char* name) {
 
 }  // namespace
 
-bool is_url(std::string_view input) {
-  const std::string lower = ascii_lower(input.substr(0, 8));
-  return lower.rfind("http://", 0) == 0 || lower.rfind("https://", 0) == 0;
-}
+bool is_url(std::string_view input) { return starts_with_ci(input, "http://") || starts_with_ci(input, "https://"); }
 
 RawPage fetch_page(const std::string& url, const IngestOptions& options) {
   init_curl();
