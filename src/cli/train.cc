@@ -30,7 +30,8 @@ struct TrainArgs {
 // The training matrix for analysis outside husk: names.txt, x.f32 (rows of
 // float32), blocks.tsv (page, block, coverage, tokens), pages.tsv (page,
 // id, domain, type, gold tokens, source), tokens.jsonl (per page, each block's
-// token ids and the gold's).
+// token ids and the gold's; a snippet set's page also each block's must-drop
+// coverage and each snippet's blocks, "keep" for a must-keep one).
 Status dump(const std::string& dir, const FeatureExtractor& features, const std::vector<TrainingPage>& pages) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -44,14 +45,13 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
     for (std::size_t b = 0; b < t.coverage.size(); ++b)
       blocks << p << '\t' << b << '\t' << t.coverage[b] << '\t' << t.tokens[b].size() << '\n';
     meta << p << '\t' << t.id << '\t' << t.domain << '\t' << t.type << '\t' << t.gold.size() << '\t' << t.source << '\n';
-    tokens << nlohmann::json({{"blocks", t.tokens},
-                              {"gold", t.gold},
-                              {"element", t.block_element},
-                              {"parent", t.parent},
-                              {"first", t.first_block},
-                              {"end", t.end_block}})
-                  .dump()
-           << '\n';
+    nlohmann::json j = {{"blocks", t.tokens},      {"gold", t.gold},         {"element", t.block_element},
+                        {"parent", t.parent},      {"first", t.first_block}, {"end", t.end_block}};
+    if (t.snippet_gold) {
+      j["drop"] = t.drop_coverage;
+      for (const TrainingSnippet& s : t.snippets) j["snippets"].push_back({{"keep", s.keep}, {"blocks", s.blocks}});
+    }
+    tokens << j.dump() << '\n';
   }
   if (!names || !x || !blocks || !meta || !tokens) return Status(Code::kIo, dir + ": write failed");
   return Status();
