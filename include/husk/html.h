@@ -257,6 +257,8 @@ struct PageFacts {
   std::string author_link;                // <link rel=author href>
 };
 
+class JsonLd;  // the model of a page's JSON-LD, read inside husk
+
 struct Blocks {
   std::vector<Element> elements;  // [0] is <body>
   std::vector<Block> blocks;
@@ -269,7 +271,8 @@ struct Blocks {
   // What the page says about itself.
   std::vector<std::pair<std::string, std::string>> meta;  // <meta> property|name|itemprop (lower-cased) -> content
   std::string canonical;                    // <link rel=canonical href>
-  std::vector<std::string> json_ld;         // the bodies of its JSON-LD scripts
+  // Its JSON-LD scripts, parsed once for every reader (null: none).
+  std::shared_ptr<const JsonLd> json_ld;
   std::vector<std::string> schema_types;    // schema.org types of its itemtype attributes ("Product"), first use first
   PageFacts facts;
   // With SegmentOptions::markup: the language of the code in <pre>

@@ -21,6 +21,9 @@ inline std::string_view trim(std::string_view s) {
   return s;
 }
 
+// ASCII white space runs as one space, none at either end.
+std::string collapse_space(std::string_view s);
+
 // Lower case by Unicode's rules (ICU, root locale; Python's str.lower(),
 // final sigma included): "FÉV" -> "fév", "ΙΑΝ" -> "ιαν". For words people
 // write in any case; ascii_lower for protocol words (HTTP, media types,

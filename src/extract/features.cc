@@ -29,6 +29,13 @@ bool any_of(const std::vector<std::string>& types, std::initializer_list<std::st
   return false;
 }
 
+// An article type that is a story: schema.org's forum and social posts and
+// its technical articles are articles too, but the discussion and docs
+// columns stand for them.
+bool is_story(uint32_t schema) {
+  return (schema & kSchemaArticle) != 0 && (schema & (kSchemaDiscussion | kSchemaDocs)) == 0;
+}
+
 // ---- URL shapes ----
 
 struct UrlShape {
@@ -509,12 +516,14 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   sibling_count.reserve(m);
   std::vector<uint32_t> ordinal(m, 0);                   // among its parent's children of its tag
   enum : uint32_t {
-    kMain = 1, kFurniture = 2, kHeader = 4, kFooter = 8, kNav = 16, kAside = 32, kTable = 64, kSchemaArticle = 128,
-    kSchemaProduct = 256, kSchemaReview = 512, kSchemaComment = 1024, kSchemaBreadcrumb = 2048,
-    kSchemaListItem = 4096, kArticleBody = 8192, kDescription = 16384, kAriaHidden = 32768,
+    kMain = 1, kFurniture = 2, kHeader = 4, kFooter = 8, kNav = 16, kAside = 32, kTable = 64, kMarkedArticle = 128,
+    kMarkedProduct = 256, kMarkedReview = 512, kMarkedComment = 1024, kMarkedBreadcrumb = 2048,
+    kMarkedListItem = 4096, kArticleBody = 8192, kDescription = 16384, kAriaHidden = 32768,
     kStructured = 65536,
   };
   std::unordered_map<std::string_view, uint32_t, StringHash> class_cache;
+  std::vector<uint32_t> schema_classes_of;  // of each microdata type the page names
+  for (const std::string& type : blocks.schema_types) schema_classes_of.push_back(schema_classes(type));
   double main_words = 0;
   for (uint32_t e = 0; e < m; ++e) {
     const Element& el = elements[e];
@@ -546,21 +555,14 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
     if (el.flags & kElemDescription) a |= kDescription;
     if (el.flags & kElemAriaHidden) a |= kAriaHidden;
     if (el.flags & kElemStructured) a |= kStructured;
-    if (el.schema != 0 && el.schema <= blocks.schema_types.size()) {
-      const std::string& type = blocks.schema_types[el.schema - 1];
-      auto is = [&](std::initializer_list<std::string_view> names) {
-        for (std::string_view nm : names)
-          if (iequals(type, nm)) return true;
-        return false;
-      };
-      if (is({"Article", "NewsArticle", "BlogPosting", "TechArticle", "Report", "ScholarlyArticle", "WebPageElement"}))
-        a |= kSchemaArticle;
-      if (is({"Product", "Offer", "AggregateOffer", "ProductGroup", "IndividualProduct"})) a |= kSchemaProduct;
-      if (is({"Review", "AggregateRating", "Rating"})) a |= kSchemaReview;
-      if (is({"Comment", "Answer", "Question", "DiscussionForumPosting", "SocialMediaPosting", "UserComments"}))
-        a |= kSchemaComment;
-      if (is({"BreadcrumbList"})) a |= kSchemaBreadcrumb;
-      if (is({"ListItem", "ItemList"})) a |= kSchemaListItem;
+    if (el.schema != 0 && el.schema <= schema_classes_of.size()) {
+      const uint32_t classes = schema_classes_of[el.schema - 1];
+      if (is_story(classes) || (classes & kSchemaPagePart)) a |= kMarkedArticle;
+      if (classes & (kSchemaProduct | kSchemaOffer)) a |= kMarkedProduct;
+      if (classes & kSchemaReview) a |= kMarkedReview;
+      if (classes & kSchemaDiscussion) a |= kMarkedComment;
+      if (classes & kSchemaBreadcrumb) a |= kMarkedBreadcrumb;
+      if (classes & (kSchemaItemList | kSchemaListItem)) a |= kMarkedListItem;
     }
     ancestry[e] = a;
     list_depth[e] = static_cast<uint8_t>(std::min<int>((root ? 0 : list_depth[p]) + (t == Tag::kUl || t == Tag::kOl), 255));
@@ -676,15 +678,19 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   page[kPageLinkDensity] = static_cast<float>(link_total / page_words);
   page[kPageMainShare] = static_cast<float>(std::min(1.0, main_words / page_words));
   page[kPageDensityShare] = static_cast<float>(kept / page_words);
-  page[kPageSchemaArticle] = any_of(types, {"Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle",
-                                            "OpinionNewsArticle", "AnalysisNewsArticle", "LiveBlogPosting"});
-  page[kPageSchemaProduct] = any_of(types, {"Product", "ProductGroup", "Offer", "AggregateOffer", "IndividualProduct"});
-  page[kPageSchemaDiscussion] = any_of(types, {"DiscussionForumPosting", "QAPage", "Question", "Answer", "Comment",
-                                               "SocialMediaPosting"});
-  page[kPageSchemaList] = any_of(types, {"ItemList", "CollectionPage", "SearchResultsPage", "OfferCatalog"});
-  page[kPageSchemaDocs] = any_of(types, {"TechArticle", "APIReference", "SoftwareSourceCode", "HowTo"});
-  page[kPageSchemaOrganization] = any_of(types, {"Service", "Organization", "LocalBusiness", "ProfessionalService",
-                                                 "Corporation", "FinancialService", "LegalService"});
+  uint32_t declared = 0;
+  bool story = false;
+  for (const std::string& t : types) {
+    if (t.starts_with("og:")) continue;  // OpenGraph's, below
+    declared |= schema_classes(t);
+    story = story || is_story(schema_classes(t));
+  }
+  page[kPageSchemaArticle] = story;
+  page[kPageSchemaProduct] = (declared & (kSchemaProduct | kSchemaOffer)) != 0;
+  page[kPageSchemaDiscussion] = (declared & kSchemaDiscussion) != 0;
+  page[kPageSchemaList] = (declared & (kSchemaItemList | kSchemaListingPage)) != 0;
+  page[kPageSchemaDocs] = (declared & kSchemaDocs) != 0;
+  page[kPageSchemaOrganization] = (declared & kSchemaOrganization) != 0;
   page[kPageOgArticle] = any_of(types, {"og:article"});
   page[kPageOgProduct] = any_of(types, {"og:product", "og:og:product", "og:product.item"});
   page[kPagePriceShare] = static_cast<float>(price_blocks) / static_cast<float>(n);
@@ -766,12 +772,12 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
     r[kParentBlocks] = log1p_f(elements[parent].end_block - elements[parent].first_block);
     r[kPathRepeat] = log1p_f(path_count[path[e]] - 1.0);
     r[kSameSiblings] = log1p_f(siblings_of(e) - 1.0);
-    r[kInSchemaArticle] = (a & kSchemaArticle) != 0;
-    r[kInSchemaProduct] = (a & kSchemaProduct) != 0;
-    r[kInSchemaReview] = (a & kSchemaReview) != 0;
-    r[kInSchemaComment] = (a & kSchemaComment) != 0;
-    r[kInSchemaBreadcrumb] = (a & kSchemaBreadcrumb) != 0;
-    r[kInSchemaListItem] = (a & kSchemaListItem) != 0;
+    r[kInSchemaArticle] = (a & kMarkedArticle) != 0;
+    r[kInSchemaProduct] = (a & kMarkedProduct) != 0;
+    r[kInSchemaReview] = (a & kMarkedReview) != 0;
+    r[kInSchemaComment] = (a & kMarkedComment) != 0;
+    r[kInSchemaBreadcrumb] = (a & kMarkedBreadcrumb) != 0;
+    r[kInSchemaListItem] = (a & kMarkedListItem) != 0;
     r[kInArticleBody] = (a & kArticleBody) != 0;
     r[kInDescription] = (a & kDescription) != 0;
     r[kInAriaHidden] = (a & kAriaHidden) != 0;

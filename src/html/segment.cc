@@ -9,6 +9,7 @@
 
 #include "base/text_util.h"
 #include "html/dom_impl.h"
+#include "html/json_ld.h"
 #include "html/structured.h"
 
 namespace husk {
@@ -594,8 +595,7 @@ class Segmenter {
   uint16_t schema_of(std::string_view itemtype) {
     itemtype = trim(itemtype);
     itemtype = itemtype.substr(0, itemtype.find(' '));  // several types: the first
-    if (std::size_t slash = itemtype.find_last_of("/#"); slash != std::string_view::npos)
-      itemtype.remove_prefix(slash + 1);
+    itemtype = bare_schema_type(itemtype);
     if (itemtype.empty()) return 0;
     auto& types = out_.schema_types;
     for (std::size_t i = 0; i < types.size(); ++i)
@@ -768,7 +768,7 @@ class Segmenter {
 Blocks segment(const Dom& dom, const SegmentOptions& options) {
   Blocks blocks;
   Segmenter(options, blocks).run(*DomAccess::impl(dom).output);
-  blocks.json_ld = dom.json_ld();
+  if (!dom.json_ld().empty()) blocks.json_ld = JsonLd::parse(dom.json_ld());
   if (options.product_description) add_product_description(blocks, options);
   return blocks;
 }

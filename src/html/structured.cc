@@ -1,79 +1,88 @@
 #include "html/structured.h"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <unordered_set>
 
 #include "base/text_util.h"
+#include "html/json_ld.h"
 
 namespace husk {
 
 namespace {
 
-// @type values anywhere in a JSON-LD value (objects, arrays, @graph).
-void collect_types(const nlohmann::json& j, std::vector<std::string>& out, int depth) {
-  if (depth > 16 || out.size() > 64) return;
-  if (j.is_array()) {
-    for (const auto& v : j) collect_types(v, out, depth + 1);
-  } else if (j.is_object()) {
-    for (const auto& [key, value] : j.items()) {
-      if (key == "@type") {
-        if (value.is_string()) out.push_back(value.get<std::string>());
-        if (value.is_array())
-          for (const auto& t : value)
-            if (t.is_string()) out.push_back(t.get<std::string>());
-      } else {
-        collect_types(value, out, depth + 1);
-      }
-    }
-  }
-}
+struct SchemaType {
+  std::string_view name;
+  uint32_t classes;
+};
 
-// Broken JSON-LD (trailing commas, raw newlines in strings, two objects
-// pasted together) still names its types: "@type": "X" wherever it stands.
-void scan_types(std::string_view text, std::vector<std::string>& out) {
-  static const RE2 kType("\"@type\"\\s*:\\s*(?:\\[\\s*)?\"([^\"]{1,64})\"");
-  re2::StringPiece input(text.data(), text.size());
-  std::string type;
-  while (out.size() <= 64 && RE2::FindAndConsume(&input, kType, &type)) out.push_back(type);
-}
-
-// "https://schema.org/Product" -> "Product".
-std::string bare_type(std::string t) {
-  if (std::size_t slash = t.find_last_of("/#:"); slash != std::string::npos) t.erase(0, slash + 1);
-  return t;
-}
-
-bool is_product(const nlohmann::json& type) {
-  auto one = [](const nlohmann::json& t) {
-    if (!t.is_string()) return false;
-    std::string bare = bare_type(t.get<std::string>());
-    return bare == "Product" || bare == "ProductGroup" || bare == "IndividualProduct";
-  };
-  if (one(type)) return true;
-  if (type.is_array())
-    for (const auto& t : type)
-      if (one(t)) return true;
-  return false;
-}
-
-void collect_descriptions(const nlohmann::json& j, std::string& longest, int depth) {
-  if (depth > 16) return;
-  if (j.is_array()) {
-    for (const auto& v : j) collect_descriptions(v, longest, depth + 1);
-  } else if (j.is_object()) {
-    auto type = j.find("@type");
-    auto description = j.find("description");
-    if (type != j.end() && is_product(*type) && description != j.end() && description->is_string() &&
-        description->get_ref<const std::string&>().size() > longest.size())
-      longest = description->get<std::string>();
-    for (const auto& [key, value] : j.items())
-      if (value.is_structured()) collect_descriptions(value, longest, depth + 1);
-  }
-}
+// Each type once. Articles: schema.org's Article subtree; the discussion
+// types are also articles where schema.org puts them (SocialMediaPosting).
+constexpr SchemaType kSchemaTypes[] = {
+    {"Article", kSchemaArticle},
+    {"AdvertiserContentArticle", kSchemaArticle},
+    {"NewsArticle", kSchemaArticle},
+    {"AnalysisNewsArticle", kSchemaArticle},
+    {"AskPublicNewsArticle", kSchemaArticle},
+    {"BackgroundNewsArticle", kSchemaArticle},
+    {"OpinionNewsArticle", kSchemaArticle},
+    {"ReportageNewsArticle", kSchemaArticle},
+    {"ReviewNewsArticle", kSchemaArticle},
+    {"Report", kSchemaArticle},
+    {"SatiricalArticle", kSchemaArticle},
+    {"ScholarlyArticle", kSchemaArticle},
+    {"MedicalScholarlyArticle", kSchemaArticle},
+    {"SocialMediaPosting", kSchemaArticle | kSchemaDiscussion},
+    {"BlogPosting", kSchemaArticle},
+    {"LiveBlogPosting", kSchemaArticle},
+    {"DiscussionForumPosting", kSchemaArticle | kSchemaDiscussion},
+    {"TechArticle", kSchemaArticle | kSchemaDocs},
+    {"APIReference", kSchemaArticle | kSchemaDocs},
+    {"Review", kSchemaWork | kSchemaReview},
+    {"Recipe", kSchemaWork},
+    {"HowTo", kSchemaWork | kSchemaDocs},
+    {"Guide", kSchemaWork},
+    {"SoftwareSourceCode", kSchemaDocs},
+    {"WebPage", kSchemaWebPage},
+    {"ItemPage", kSchemaWebPage},
+    {"AboutPage", kSchemaWebPage},
+    {"FAQPage", kSchemaWebPage},
+    {"ProfilePage", kSchemaWebPage},
+    {"QAPage", kSchemaWebPage | kSchemaDiscussion},
+    {"MedicalWebPage", kSchemaWebPage},
+    {"ContactPage", kSchemaWebPage},
+    {"CheckoutPage", kSchemaWebPage},
+    {"RealEstateListing", kSchemaWebPage},
+    {"CollectionPage", kSchemaWebPage | kSchemaListingPage},
+    {"SearchResultsPage", kSchemaWebPage | kSchemaListingPage},
+    {"WebSite", kSchemaFurniture | kSchemaWebSite},
+    {"Person", kSchemaFurniture},
+    {"ImageObject", kSchemaFurniture},
+    {"SiteNavigationElement", kSchemaFurniture},
+    {"BreadcrumbList", kSchemaFurniture | kSchemaBreadcrumb},
+    {"Organization", kSchemaFurniture | kSchemaOrganization},
+    {"Corporation", kSchemaOrganization},
+    {"LocalBusiness", kSchemaOrganization},
+    {"ProfessionalService", kSchemaOrganization},
+    {"FinancialService", kSchemaOrganization},
+    {"LegalService", kSchemaOrganization},
+    {"Service", kSchemaOrganization},
+    {"Product", kSchemaProduct},
+    {"ProductGroup", kSchemaProduct},
+    {"IndividualProduct", kSchemaProduct},
+    {"Offer", kSchemaOffer},
+    {"AggregateOffer", kSchemaOffer},
+    {"OfferCatalog", kSchemaItemList},
+    {"ItemList", kSchemaItemList},
+    {"ListItem", kSchemaListItem},
+    {"AggregateRating", kSchemaReview},
+    {"Rating", kSchemaReview},
+    {"Comment", kSchemaDiscussion},
+    {"Answer", kSchemaDiscussion},
+    {"Question", kSchemaDiscussion},
+    {"UserComments", kSchemaDiscussion},
+    {"WebPageElement", kSchemaPagePart},
+};
 
 // Hashes of the word 3-grams of a text (its words as the segmenter
 // collapsed them), one word alone when it has fewer than three.
@@ -102,22 +111,26 @@ constexpr double kShownShare = 0.5;
 
 }  // namespace
 
+std::string_view bare_schema_type(std::string_view type) {
+  if (std::size_t slash = type.find_last_of("/#:"); slash != std::string_view::npos) type.remove_prefix(slash + 1);
+  return type;
+}
+
+uint32_t schema_classes(std::string_view type) {
+  type = bare_schema_type(type);
+  for (const SchemaType& t : kSchemaTypes)
+    if (iequals(t.name, type)) return t.classes;
+  return 0;
+}
+
 std::vector<std::string> declared_types(const Blocks& blocks) {
-  std::vector<std::string> raw;
-  for (const std::string& script : blocks.json_ld) {
-    nlohmann::json j = nlohmann::json::parse(script, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) {
-      scan_types(script, raw);
-    } else {
-      collect_types(j, raw, 0);
-    }
-  }
+  std::vector<std::string> raw = json_ld_of(blocks).types();
   for (const std::string& t : blocks.schema_types) raw.push_back(t);
   for (const auto& [key, value] : blocks.meta)
     if (key == "og:type") raw.push_back("og:" + ascii_lower(value));
   std::vector<std::string> out;
   for (std::string& t : raw) {
-    std::string bare = t.rfind("og:", 0) == 0 ? t : bare_type(t);
+    std::string bare = t.rfind("og:", 0) == 0 ? t : std::string(bare_schema_type(t));
     if (!bare.empty() && std::find(out.begin(), out.end(), bare) == out.end()) out.push_back(std::move(bare));
   }
   return out;
@@ -130,18 +143,9 @@ std::string declared_url(const Blocks& blocks) {
   return {};
 }
 
-std::string product_description(const std::vector<std::string>& json_ld) {
-  std::string longest;
-  for (const std::string& script : json_ld) {
-    nlohmann::json j = nlohmann::json::parse(script, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_discarded()) collect_descriptions(j, longest, 0);
-  }
-  return longest;
-}
-
 void add_product_description(Blocks& blocks, const SegmentOptions& options) {
-  if (blocks.json_ld.empty() || blocks.elements.empty()) return;
-  std::string description = product_description(blocks.json_ld);
+  if (blocks.elements.empty()) return;
+  std::string description = json_ld_of(blocks).product_description();
   if (description.empty() || description.size() > kMaxDescriptionBytes) return;
   // The description may hold markup or entities; either way the
   // segmenter makes blocks of it, paragraphs and lists as on a page.

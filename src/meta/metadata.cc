@@ -7,23 +7,21 @@
 #include <algorithm>
 #include <chrono>
 #include <initializer_list>
-#include <nlohmann/json.hpp>
-#include <unordered_map>
 
 #include "base/text_util.h"
 #include "base/url.h"
+#include "html/json_ld.h"
+#include "html/structured.h"
 #include "meta/metadata_impl.h"
 
 namespace husk {
 
 namespace {
 
-using json = nlohmann::json;
+using json = JsonLd::json;
 
 // Bounds: a page could declare thousands of tags or nodes.
-constexpr std::size_t kMaxNodes = 256;
-constexpr int kMaxValueDepth = 8;
-constexpr std::size_t kMaxList = 32;
+constexpr std::size_t kMaxList = JsonLd::kMaxList;
 constexpr std::size_t kMaxAuthorWords = 10;
 constexpr std::size_t kMaxAuthorBytes = 100;
 constexpr std::size_t kMaxTitleWords = 40;
@@ -67,21 +65,6 @@ bool ends_with_run(const std::vector<std::string>& hay, const std::vector<std::s
   return !needle.empty() && needle.size() < hay.size() && std::equal(needle.rbegin(), needle.rend(), hay.rbegin());
 }
 
-std::string collapse_space(std::string_view s) {
-  std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (is_ascii_space(c)) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out.push_back(' ');
-    space = false;
-    out.push_back(c);
-  }
-  return out;
-}
-
 // Appends the items of a comma-separated list ("rivers, floods"), white
 // space collapsed, leaving out empty ones and repeats.
 void add_comma_items(std::string_view text, std::vector<std::string>& out) {
@@ -96,169 +79,16 @@ void add_comma_items(std::string_view text, std::vector<std::string>& out) {
 
 // ---- JSON-LD ----
 
-// JSON-LD sits in a <script>, whose text the HTML parser leaves as it is,
-// yet pages escape it as HTML ("Tips &amp; Tricks", "Ren&eacute;e"): its
-// strings' character references are decoded as the parser decodes text
-// (decode_character_references, husk/html.h).
-
-bool type_in(const json& node, std::initializer_list<std::string_view> types) {
-  auto it = node.find("@type");
-  if (it == node.end()) return false;
-  auto one = [&](const json& t) {
-    if (!t.is_string()) return false;
-    std::string_view v = t.get_ref<const std::string&>();
-    if (std::size_t slash = v.find_last_of("/#:"); slash != std::string_view::npos) v.remove_prefix(slash + 1);
-    return std::find(types.begin(), types.end(), v) != types.end();
-  };
-  if (one(*it)) return true;
-  if (it->is_array())
-    for (const json& t : *it)
-      if (one(t)) return true;
-  return false;
+// A list value's items; a single string split at commas ("keywords":
+// "a, b, c").
+std::vector<std::string> list(const JsonLd& ld, const json* v) {
+  std::vector<std::string> out;
+  if (v == nullptr) return out;
+  v = ld.resolve(v);
+  if (!v->is_string()) return ld.texts(v);
+  add_comma_items(ld.text(v), out);
+  return out;
 }
-
-// schema.org's CreativeWork types that are a page's main story.
-bool is_article(const json& node) {
-  return type_in(node, {"Article", "NewsArticle", "BlogPosting", "Report", "TechArticle", "ScholarlyArticle",
-                        "AnalysisNewsArticle", "OpinionNewsArticle", "ReviewNewsArticle", "ReportageNewsArticle",
-                        "BackgroundNewsArticle", "LiveBlogPosting", "SocialMediaPosting", "DiscussionForumPosting",
-                        "Review", "Recipe", "HowTo", "Guide", "MedicalScholarlyArticle", "Posting"});
-}
-
-bool is_page(const json& node) {
-  return type_in(node, {"WebPage", "ItemPage", "CollectionPage", "AboutPage", "FAQPage", "ProfilePage", "QAPage",
-                        "MedicalWebPage", "SearchResultsPage", "ContactPage", "CheckoutPage", "RealEstateListing"});
-}
-
-class JsonLd {
- public:
-  explicit JsonLd(const std::vector<std::string>& scripts) {
-    for (const std::string& script : scripts) {
-      json j = json::parse(script, nullptr, false);
-      if (j.is_discarded()) j = json::parse(meta::repair_json(script), nullptr, false);
-      if (!j.is_discarded()) docs_.push_back(std::move(j));
-    }
-    for (const json& d : docs_) flatten(d, 0);
-    for (const json* n : nodes_) {
-      if (main_ == nullptr && is_article(*n)) main_ = n;
-    }
-    for (const json* n : nodes_)
-      if (main_ == nullptr && is_page(*n)) main_ = n;
-    for (const json* n : nodes_)
-      if (main_ == nullptr && n->contains("@type") && !type_in(*n, {"Organization", "WebSite", "BreadcrumbList", "Person",
-                                                                      "ImageObject", "SiteNavigationElement"}))
-        main_ = n;
-  }
-
-  const json* main() const { return main_; }
-  const std::vector<const json*>& nodes() const { return nodes_; }
-
-  // A node's property, with a reference ({"@id": ...}) resolved.
-  const json* get(const json* node, const char* key) const {
-    if (node == nullptr || !node->is_object()) return nullptr;
-    auto it = node->find(key);
-    if (it == node->end() || it->is_null()) return nullptr;
-    return resolve(&*it);
-  }
-
-  const json* resolve(const json* v) const {
-    if (v->is_object() && v->size() == 1 && v->contains("@id")) {
-      const json& id = (*v)["@id"];
-      if (id.is_string())
-        if (auto it = by_id_.find(id.get<std::string>()); it != by_id_.end()) return it->second;
-    }
-    return v;
-  }
-
-  // A text value: a string, a number, or an object's name / @value / url;
-  // of an array, the first that has one.
-  std::string text(const json* v, int depth = 0) const {
-    // Names and values sit a level or two down; a page could nest
-    // arrays without end.
-    if (v == nullptr || depth > kMaxValueDepth) return {};
-    v = resolve(v);
-    if (v->is_string()) return collapse_space(decode_character_references(v->get_ref<const std::string&>()));
-    if (v->is_number()) return v->dump();
-    if (v->is_object()) {
-      for (const char* key : {"name", "@value", "url", "contentUrl"})
-        if (auto it = v->find(key); it != v->end()) {
-          std::string t = text(&*it, depth + 1);
-          if (!t.empty()) return t;
-        }
-    }
-    if (v->is_array())
-      for (const json& e : *v) {
-        std::string t = text(&e, depth + 1);
-        if (!t.empty()) return t;
-      }
-    return {};
-  }
-
-  // A list value's items; a single string split at commas ("keywords":
-  // "a, b, c").
-  std::vector<std::string> list(const json* v) const {
-    std::vector<std::string> out;
-    if (v == nullptr) return out;
-    v = resolve(v);
-    if (!v->is_string()) return texts(v);
-    add_comma_items(text(v), out);
-    return out;
-  }
-
-  // Every text of a value that may be a list.
-  std::vector<std::string> texts(const json* v) const {
-    std::vector<std::string> out;
-    if (v == nullptr) return out;
-    v = resolve(v);
-    if (v->is_array()) {
-      for (const json& e : *v)
-        if (std::string t = text(&e); !t.empty() && out.size() < kMaxList) out.push_back(std::move(t));
-    } else if (std::string t = text(v); !t.empty()) {
-      out.push_back(std::move(t));
-    }
-    return out;
-  }
-
-  // A property of the main node, else of the first node that has it.
-  const json* find(const char* key, bool any_node = true) const {
-    if (const json* v = get(main_, key)) return v;
-    if (!any_node) return nullptr;
-    for (const json* n : nodes_)
-      if (const json* v = get(n, key)) return v;
-    return nullptr;
-  }
-
- private:
-  void flatten(const json& j, int depth) {
-    if (depth > 12 || nodes_.size() >= kMaxNodes) return;
-    if (j.is_array()) {
-      for (const json& e : j) flatten(e, depth + 1);
-      return;
-    }
-    if (!j.is_object()) return;
-    nodes_.push_back(&j);
-    index_ids(j, depth);
-    if (auto g = j.find("@graph"); g != j.end()) flatten(*g, depth + 1);
-  }
-
-  // Objects that carry an @id and more: what a reference can point to.
-  void index_ids(const json& j, int depth) {
-    if (depth > 12 || by_id_.size() >= kMaxNodes) return;
-    if (j.is_object()) {
-      if (auto id = j.find("@id"); id != j.end() && id->is_string() && j.size() > 1)
-        by_id_.emplace(id->get<std::string>(), &j);
-      for (const auto& [key, value] : j.items())
-        if (value.is_structured() && key != "@graph") index_ids(value, depth + 1);
-    } else if (j.is_array()) {
-      for (const json& e : j) index_ids(e, depth + 1);
-    }
-  }
-
-  std::vector<json> docs_;
-  std::vector<const json*> nodes_;
-  std::unordered_map<std::string, const json*> by_id_;
-  const json* main_ = nullptr;
-};
 
 // ---- <meta> and microdata ----
 
@@ -522,7 +352,7 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
       options.now != 0 ? options.now : std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   const auto& meta = blocks.meta;
   const auto& facts = blocks.facts;
-  JsonLd ld(blocks.json_ld);
+  const JsonLd& ld = json_ld_of(blocks);
   auto micro = [&](std::initializer_list<std::string_view> keys) {
     std::vector<std::string> out;
     for (std::string_view key : keys)
@@ -542,7 +372,7 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
   if (m.sitename.empty()) m.sitename = ld.text(ld.find("publisher"));
   if (m.sitename.empty())
     for (const json* n : ld.nodes())
-      if (type_in(*n, {"WebSite"}) && m.sitename.empty()) m.sitename = ld.text(ld.get(n, "name"));
+      if ((JsonLd::classes(*n) & kSchemaWebSite) && m.sitename.empty()) m.sitename = ld.text(ld.get(n, "name"));
   if (m.sitename.empty()) m.sitename = first_meta(meta, {"application-name", "apple-mobile-web-app-title"});
 
   // Title.
@@ -554,7 +384,7 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
   if (m.authors.empty()) add_authors(m.authors, ld.texts(ld.find("creator", false)));
   if (m.authors.empty())
     for (const json* n : ld.nodes())
-      if (m.authors.empty() && is_article(*n)) add_authors(m.authors, ld.texts(ld.get(n, "author")));
+      if (m.authors.empty() && (JsonLd::classes(*n) & (kSchemaArticle | kSchemaWork))) add_authors(m.authors, ld.texts(ld.get(n, "author")));
   if (m.authors.empty()) add_authors(m.authors, micro({"author", "creator"}), true);
   if (m.authors.empty())
     add_authors(m.authors, all_meta(meta, {"article:author", "og:article:author", "author", "dc.creator",
@@ -613,11 +443,11 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
       if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(std::move(s));
     return out;
   };
-  m.tags = unique(ld.list(ld.get(ld.main(), "keywords")));
+  m.tags = unique(list(ld, ld.get(ld.main(), "keywords")));
   if (m.tags.empty()) m.tags = split_list(all_meta(meta, {"article:tag", "og:article:tag"}));
   if (m.tags.empty()) m.tags = split_list(micro({"keywords"}));
   if (m.tags.empty()) m.tags = split_list(all_meta(meta, {"keywords", "news_keywords"}));
-  m.categories = unique(ld.list(ld.get(ld.main(), "articleSection")));
+  m.categories = unique(list(ld, ld.get(ld.main(), "articleSection")));
   if (m.categories.empty()) m.categories = split_list(all_meta(meta, {"article:section", "og:article:section"}));
   if (m.categories.empty()) m.categories = split_list(micro({"articlesection"}));
 
@@ -626,55 +456,5 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
   return m;
 }
 
-namespace meta {
-
-std::string repair_json(std::string_view text) {
-  text = trim(text);
-  for (std::string_view wrap : {"<!--", "//<![CDATA[", "<![CDATA["})
-    if (text.starts_with(wrap)) text = trim(text.substr(wrap.size()));
-  for (std::string_view wrap : {"-->", "//]]>", "]]>"})
-    if (text.ends_with(wrap)) text = trim(text.substr(0, text.size() - wrap.size()));
-  std::string out;
-  out.reserve(text.size() + 2);
-  bool in_string = false, escaped = false;
-  int depth = 0;
-  int top_values = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      } else if (static_cast<unsigned char>(c) < 0x20) {
-        out.push_back(' ');
-        continue;
-      }
-      out.push_back(c);
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (depth == 0 && top_values++ > 0) out.push_back(',');
-      ++depth;
-    } else if (c == '}' || c == ']') {
-      // A trailing comma before the close goes.
-      std::size_t k = out.size();
-      while (k > 0 && is_ascii_space(out[k - 1])) --k;
-      if (k > 0 && out[k - 1] == ',') out.erase(k - 1, 1);
-      if (depth > 0) --depth;
-    } else if (c == ';' && depth == 0) {
-      continue;
-    }
-    out.push_back(c);
-  }
-  if (top_values > 1) return "[" + out + "]";
-  return out;
-}
-
-}  // namespace meta
 
 }  // namespace husk

@@ -15,10 +15,4 @@ std::string date_in_url(std::string_view url);
 // comes from structured markup, before `min_year`.
 bool plausible(std::string_view iso, std::time_t now, int min_year, bool structured);
 
-// Broken JSON as pages carry it in JSON-LD, made parseable where the damage
-// is the usual kind: HTML comment or CDATA wrappers, raw control characters
-// inside strings, trailing commas, several top-level values pasted together
-// (they become one array).
-std::string repair_json(std::string_view text);
-
 }  // namespace husk::meta
