@@ -287,14 +287,7 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
   if (!run.ok()) raise(run.status());
   py::list out;
   for (std::size_t c = 0; c < run->result.clusters.size(); ++c) {
-    const CorpusCluster& found = run->result.clusters[c];
-    py::dict j;
-    j["cluster"] = c;
-    j["size"] = found.members.size();
-    j["main"] = found.main;
-    j["members"] = found.members;
-    j["urls"] = found.urls;
-    out.append(j);
+    out.append(to_python(nlohmann::ordered_json::parse(cluster_json(c, run->result.clusters[c]))));
   }
   return out;
 }

@@ -14,7 +14,7 @@
 #include "extract/features.h"
 #include "extract/page_type.h"
 #include "extract/registry.h"
-#include "format/record.h"
+#include "record/record.h"
 #include "sign/hashing.h"
 
 namespace husk {

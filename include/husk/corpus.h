@@ -81,6 +81,11 @@ struct CorpusCluster {
   std::vector<std::string> urls;     // each member's URL ("" when its record had none)
 };
 
+// A cluster as husk dedup writes it, one JSON object: {"cluster": index,
+// "size", "main", "members", "urls"} (Python's husk.dedup gives the same
+// as dicts).
+std::string cluster_json(std::size_t index, const CorpusCluster& cluster);
+
 struct CorpusPair {
   std::string a, b;          // a before b in the input
   std::string url_a, url_b;  // their URLs

@@ -19,5 +19,6 @@
 #include "husk/ingest.h"
 #include "husk/normalize.h"
 #include "husk/processor.h"
+#include "husk/record.h"
 #include "husk/sign.h"
 #include "husk/status.h"

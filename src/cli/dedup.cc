@@ -11,6 +11,7 @@
 #include "cli/dedup_input.h"
 #include "cli/exchange.h"
 #include "eval/report.h"
+#include "record/record.h"
 
 namespace husk::cli {
 
@@ -65,41 +66,12 @@ std::vector<DedupOptions> report_settings(const DedupOptions& o) {
   return out;
 }
 
-// One output line of a cluster (each member's URL beside its id, so that a
-// WARC record id can be acted on), and of a verified pair (the measure by
-// name next to its value).
-std::string cluster_line(std::size_t index, const std::string& main, const std::vector<std::string>& members,
-                         const std::vector<std::string>& urls) {
-  nlohmann::ordered_json j;
-  j["cluster"] = index;
-  j["size"] = members.size();
-  j["main"] = main;
-  j["members"] = members;
-  j["urls"] = urls;
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
 // The measure a method's pairs are scored on.
 std::string measure_of(const DedupOptions& o) {
   if (o.method == "simhash" || o.method == "simhash_hyperplane") return "hamming";
   if (o.method == "minhash") return o.measure;
   if (o.method == "spotsigs") return "jaccard";
   return "equal";  // the hash joins: the signature values are equal
-}
-
-// A verified pair; with containment, "contained" names the member (a or b)
-// whose text is contained in the other's.
-std::string pair_line(const std::string& a, const std::string& b, const std::string& url_a, const std::string& url_b,
-                      const DedupOptions& o, float score, uint8_t contained = 0) {
-  nlohmann::ordered_json j;
-  j["a"] = a;
-  j["b"] = b;
-  j["url_a"] = url_a;
-  j["url_b"] = url_b;
-  j["measure"] = measure_of(o);
-  j["score"] = score;
-  if (contained != 0) j["contained"] = contained == 1 ? "a" : "b";
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 // The HTML report of a run (histograms of the signer's measure, clusters
@@ -226,13 +198,13 @@ int run_dedup(DedupArgs args) {
   if (rank == 0) {
     std::ostream& out = output.out();
     for (std::size_t c = 0; c < result.clusters.size(); ++c)
-      out << cluster_line(c, result.clusters[c].main, result.clusters[c].members, result.clusters[c].urls);
+      out << cluster_json(c, result.clusters[c]);
     out.flush();
     if (!out) return fatal("write failed");
     if (!args.pairs.empty()) {
       std::ofstream p(args.pairs, std::ios::binary | std::ios::trunc);
       for (const CorpusPair& pair : result.pairs)
-        p << pair_line(pair.a, pair.b, pair.url_a, pair.url_b, args.options, pair.score, pair.contained);
+        p << json_line(pair_record(pair.a, pair.b, pair.url_a, pair.url_b, measure_of(args.options), pair.score, pair.contained));
       if (!p) return fatal(args.pairs + ": cannot write");
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

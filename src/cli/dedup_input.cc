@@ -5,8 +5,8 @@
 #include "base/text_util.h"
 #include "cli/common.h"
 #include "husk/metadata.h"
-#include "sign/signature_file.h"
-#include "sign/signature_json.h"
+#include "record/signature_file.h"
+#include "record/signature_json.h"
 
 namespace husk::cli {
 

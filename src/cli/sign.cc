@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "sign/signature_file.h"
+#include "record/signature_file.h"
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "husk/processor.h"

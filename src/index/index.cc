@@ -24,9 +24,9 @@
 #include <variant>
 
 #include "dedup/search.h"
-#include "format/record.h"
+#include "record/record.h"
 #include "husk/metadata.h"
-#include "sign/signature_json.h"
+#include "record/signature_json.h"
 
 namespace husk {
 
@@ -899,12 +899,9 @@ std::optional<std::string> Index::cluster(const std::string& id) const {
   if (!main) return std::nullopt;
   std::vector<std::string> ids = txn.values(impl_->members, id);
   if (txn.rc() != 0) return std::nullopt;
-  nlohmann::ordered_json j;
-  j["cluster"] = id;
-  j["main"] = main->substr(0, main->find('\n'));
-  j["size"] = ids.size();
-  j["members"] = ids;
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string line = json_line(cluster_record(id, main->substr(0, main->find('\n')), ids, nullptr));
+  line.pop_back();  // the newline
+  return line;
 }
 
 std::vector<Match> Index::similar(const Signatures& signatures, const std::string& language) const {

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/text_util.h"
-#include "format/record.h"
-#include "sign/signature_json.h"
+#include "record/record.h"
+#include "record/signature_json.h"
 
 namespace husk {
 

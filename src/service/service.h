@@ -11,7 +11,7 @@
 //                            line, one commit for all
 //   GET    /v1/pages/ID      the stored record
 //   DELETE /v1/pages/ID
-//   GET    /v1/clusters/ID   {"cluster", "main", "size", "members"}
+//   GET    /v1/clusters/ID   {"cluster", "size", "main", "members"}
 //   GET    /healthz
 //   GET    /metrics          Prometheus text: requests by endpoint and
 //                            status, latency histogram, index counts

@@ -1,4 +1,4 @@
-#include "sign/signature_file.h"
+#include "record/signature_file.h"
 
 #include <cstring>
 #include <fstream>
