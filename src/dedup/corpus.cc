@@ -246,6 +246,10 @@ struct CorpusDedup::Impl {
   uint64_t last_ordinal = 0;
   bool any = false;
   uint64_t pages = 0;
+  // (hash of its id, ordinal) of each page of this rank: a cluster names
+  // its pages by id, so check_ids() refuses two pages under one id, as
+  // the in-memory search does.
+  std::vector<std::pair<uint64_t, uint32_t>> id_hashes;
 
   // Keys owned by this rank: in memory until key_limit, then partitioned.
   std::vector<Key> keys;
@@ -337,6 +341,7 @@ struct CorpusDedup::Impl {
                                                 std::to_string(options.minhash_permutations));
     any = true;
     last_ordinal = ordinal;
+    id_hashes.emplace_back(xxh64(page.id, 0), static_cast<uint32_t>(ordinal));
     Stored s{page.id, page.rank, page.boilerplate, page.language, std::string(page.language.empty() ? probe : ""),
              page.sig.terms, page.sig.shingles, page.url};
     const std::size_t slot = ordinal / static_cast<uint64_t>(ranks);
@@ -740,9 +745,59 @@ struct CorpusDedup::Impl {
     return Status();
   }
 
+  // Pages whose ids hash alike meet at the hash's owner; rank 0 compares
+  // their stored ids. Every rank returns the same verdict.
+  Status check_ids() {
+    std::vector<std::string> out(static_cast<std::size_t>(ranks));
+    for (const auto& [hash, ordinal] : id_hashes) {
+      std::string& to = out[hash % static_cast<uint64_t>(ranks)];
+      put_bytes(to, hash);
+      put_bytes(to, ordinal);
+    }
+    std::vector<std::pair<uint64_t, uint32_t>>().swap(id_hashes);
+    std::vector<std::pair<uint64_t, uint32_t>> mine;
+    for (const std::string& bytes : exchange.all_to_all(std::move(out))) {
+      std::string_view view = bytes;
+      std::pair<uint64_t, uint32_t> h;
+      while (take_bytes(view, h.first) && take_bytes(view, h.second)) mine.push_back(h);
+    }
+    std::sort(mine.begin(), mine.end());
+    std::string alike;  // ordinal pairs whose ids hash alike
+    for (std::size_t i = 1; i < mine.size(); ++i)
+      if (mine[i].first == mine[i - 1].first) {
+        put_bytes(alike, mine[i - 1].second);
+        put_bytes(alike, mine[i].second);
+      }
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    std::vector<uint32_t> wanted;
+    for (const std::string& bytes : to_root(std::move(alike))) {
+      std::string_view view = bytes;
+      std::pair<uint32_t, uint32_t> p;
+      while (take_bytes(view, p.first) && take_bytes(view, p.second)) {
+        pairs.push_back(p);
+        wanted.push_back(p.first);
+        wanted.push_back(p.second);
+      }
+    }
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    std::unordered_map<uint32_t, Stored> got;
+    if (Status st = fetch(wanted, false, got); !st.ok()) return st;
+    std::string twice;
+    for (const auto& [a, b] : pairs)
+      if (auto x = got.find(a), y = got.find(b); x != got.end() && y != got.end() && x->second.id == y->second.id) {
+        twice = x->second.id;
+        break;
+      }
+    if (exchange.sum(twice.empty() ? 0 : 1) == 0) return Status();
+    return Status(Code::kInvalidArgument, rank == 0 ? "the id \"" + twice + "\" is given twice: every page needs an id of its own"
+                                                    : "an id is given twice (rank 0 names it)");
+  }
+
   Result<CorpusResult> finish() {
     CorpusResult result;
     if (Status st = store.flush(); !st.ok()) return st;
+    if (Status st = check_ids(); !st.ok()) return st;
     result.pages = exchange.sum(pages);
     report("read " + std::to_string(result.pages) + " pages");
     if (Status st = shuffle(); !st.ok()) return st;

@@ -172,6 +172,42 @@ TEST(CorpusDedup, SamePairsAndClustersAsTheInMemorySearchOnAnyNumberOfRanks) {
   }
 }
 
+// Two pages under one id are refused as the in-memory search refuses
+// them, whichever ranks hold them; distinct ids whose pages are identical
+// are not.
+TEST(CorpusDedup, TwoPagesUnderOneIdAreRefusedOnEveryRank) {
+  std::vector<DedupPage> pages = planted_pages(200, 5);
+  pages[150].id = pages[7].id;
+  const std::string expected = "the id \"" + pages[7].id + "\" is given twice: every page needs an id of its own";
+  auto in_memory = find_pairs(pages, DedupOptions{});
+  ASSERT_FALSE(in_memory.ok());
+  EXPECT_EQ(in_memory.status().message(), expected);
+  for (int ranks : {1, 2, 3}) {
+    ThreadHub hub(ranks);
+    std::vector<std::string> errors(static_cast<std::size_t>(ranks));
+    auto work = [&](int r) {
+      ThreadHub::Rank exchange(hub, r);
+      CorpusOptions options;
+      options.jobs = 1;
+      auto engine = CorpusDedup::make(options, exchange);
+      ASSERT_TRUE(engine.ok());
+      for (std::size_t i = static_cast<std::size_t>(r); i < pages.size(); i += static_cast<std::size_t>(ranks))
+        ASSERT_TRUE((*engine)->add(i, pages[i]).ok());
+      auto result = (*engine)->finish();
+      errors[r] = result.ok() ? "" : result.status().message();
+    };
+    std::vector<std::thread> threads;
+    for (int r = 0; r < ranks; ++r) threads.emplace_back(work, r);
+    for (std::thread& t : threads) t.join();
+    EXPECT_EQ(errors[0], expected) << ranks << " ranks";
+    for (int r = 1; r < ranks; ++r) EXPECT_EQ(errors[r], "an id is given twice (rank 0 names it)") << ranks << " ranks";
+  }
+  pages[150].id = "another id";
+  pages[150].sig = pages[7].sig;  // the same page under another id is a near-duplicate, not an error
+  CorpusRun run = corpus_run(pages, 2, DedupOptions{}, uint64_t(1) << 30);
+  EXPECT_FALSE(run.clusters.empty());
+}
+
 TEST(CorpusDedup, ATinyBudgetSpillsAndSplitsPartitionsWithoutChangingTheClusters) {
   std::vector<DedupPage> pages = planted_pages(3000, 6);
   DedupOptions dedup;
