@@ -790,8 +790,8 @@ struct CorpusDedup::Impl {
         break;
       }
     if (exchange.sum(twice.empty() ? 0 : 1) == 0) return Status();
-    return Status(Code::kInvalidArgument, rank == 0 ? "the id \"" + twice + "\" is given twice: every page needs an id of its own"
-                                                    : "an id is given twice (rank 0 names it)");
+    if (rank == 0) return id_given_twice(twice);
+    return Status(Code::kInvalidArgument, "an id is given twice (rank 0 names it)");
   }
 
   Result<CorpusResult> finish() {

@@ -342,6 +342,10 @@ std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>
   return candidates;
 }
 
+Status id_given_twice(const std::string& id) {
+  return Status(Code::kInvalidArgument, "the id \"" + id + "\" is given twice: every page needs an id of its own");
+}
+
 std::vector<std::string> dedup_methods() {
   return {"simhash", "simhash_hyperplane", "minhash", "supershingles", "spotsigs", "md5",
           "tfidf",   "long_sent",          "heavy_sent", "imatch",      "lexrand"};
@@ -354,7 +358,7 @@ Result<std::vector<Pair>> find_pairs(const std::vector<DedupPage>& pages, const 
   std::unordered_set<std::string_view> ids;
   for (const DedupPage& p : pages)
     if (!ids.insert(p.id).second)
-      return Status(Code::kInvalidArgument, "the id \"" + p.id + "\" is given twice: every page needs an id of its own");
+      return id_given_twice(p.id);
   const std::string& m = o.method;
   if (m == "simhash" || m == "simhash_hyperplane") {
     // Pages without the fingerprint are left out of the search.

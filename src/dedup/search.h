@@ -133,6 +133,10 @@ std::vector<Pair> lsh_candidates(const std::vector<const std::vector<uint32_t>*>
 bool comparable_pages(const std::string& language_a, uint32_t terms_a, const std::string& language_b,
                       uint32_t terms_b, const DedupOptions& options);
 
+// A cluster names its pages by id: both searches refuse two pages under
+// one id with this error.
+Status id_given_twice(const std::string& id);
+
 // ---- twins ----
 
 // Every pair within Hamming distance k by comparing all pairs.

@@ -682,8 +682,9 @@ std::vector<float> FeatureExtractor::rows(const Blocks& blocks, const Labels& de
   bool story = false;
   for (const std::string& t : types) {
     if (t.starts_with("og:")) continue;  // OpenGraph's, below
-    declared |= schema_classes(t);
-    story = story || is_story(schema_classes(t));
+    const uint32_t classes = schema_classes(t);
+    declared |= classes;
+    story = story || is_story(classes);
   }
   page[kPageSchemaArticle] = story;
   page[kPageSchemaProduct] = (declared & (kSchemaProduct | kSchemaOffer)) != 0;

@@ -46,25 +46,13 @@ void scan_types(std::string_view text, std::vector<std::string>& out) {
   while (out.size() < JsonLd::kMaxTypes && RE2::FindAndConsume(&input, kType, &type)) out.push_back(type);
 }
 
-// The schema.org classes of a node: those of each of its types.
-uint32_t node_classes(const json& node) {
-  auto it = node.find("@type");
-  if (it == node.end()) return 0;
-  uint32_t classes = 0;
-  if (it->is_string()) classes |= schema_classes(it->get_ref<const std::string&>());
-  if (it->is_array())
-    for (const json& t : *it)
-      if (t.is_string()) classes |= schema_classes(t.get_ref<const std::string&>());
-  return classes;
-}
-
 void collect_descriptions(const json& j, std::string& longest, int depth) {
   if (depth > kMaxDepth) return;
   if (j.is_array()) {
     for (const auto& v : j) collect_descriptions(v, longest, depth + 1);
   } else if (j.is_object()) {
     auto description = j.find("description");
-    if ((node_classes(j) & kSchemaProduct) && description != j.end() && description->is_string() &&
+    if ((JsonLd::classes(j) & kSchemaProduct) && description != j.end() && description->is_string() &&
         description->get_ref<const std::string&>().size() > longest.size())
       longest = description->get<std::string>();
     for (const auto& [key, value] : j.items())
@@ -93,10 +81,10 @@ std::shared_ptr<const JsonLd> JsonLd::parse(const std::vector<std::string>& scri
       if (wanted(*n)) return n;
     return static_cast<const json*>(nullptr);
   };
-  ld->main_ = first([](const json& n) { return (node_classes(n) & (kSchemaArticle | kSchemaWork)) != 0; });
-  if (ld->main_ == nullptr) ld->main_ = first([](const json& n) { return (node_classes(n) & kSchemaWebPage) != 0; });
+  ld->main_ = first([](const json& n) { return (classes(n) & (kSchemaArticle | kSchemaWork)) != 0; });
+  if (ld->main_ == nullptr) ld->main_ = first([](const json& n) { return (classes(n) & kSchemaWebPage) != 0; });
   if (ld->main_ == nullptr)
-    ld->main_ = first([](const json& n) { return n.contains("@type") && !(node_classes(n) & kSchemaFurniture); });
+    ld->main_ = first([](const json& n) { return n.contains("@type") && !(classes(n) & kSchemaFurniture); });
   return ld;
 }
 
@@ -107,7 +95,16 @@ const JsonLd& JsonLd::empty() {
 
 const JsonLd& json_ld_of(const Blocks& blocks) { return blocks.json_ld ? *blocks.json_ld : JsonLd::empty(); }
 
-uint32_t JsonLd::classes(const json& node) { return node_classes(node); }
+uint32_t JsonLd::classes(const json& node) {
+  auto it = node.find("@type");
+  if (it == node.end()) return 0;
+  uint32_t out = 0;
+  if (it->is_string()) out |= schema_classes(it->get_ref<const std::string&>());
+  if (it->is_array())
+    for (const json& t : *it)
+      if (t.is_string()) out |= schema_classes(t.get_ref<const std::string&>());
+  return out;
+}
 
 const JsonLd::json* JsonLd::get(const json* node, const char* key) const {
   if (node == nullptr || !node->is_object()) return nullptr;

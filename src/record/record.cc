@@ -10,21 +10,17 @@ namespace husk {
 
 namespace {
 
-nlohmann::ordered_json or_null(const std::string& s) {
-  return s.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s);
-}
-
-nlohmann::ordered_json or_null(const std::vector<std::string>& v) {
-  return v.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(v);
-}
-
-std::optional<nlohmann::ordered_json> or_absent(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  return nlohmann::ordered_json(s);
-}
-
 using Json = nlohmann::ordered_json;
 using Value = std::optional<Json>;  // nullopt: the record leaves the field out
+
+Json or_null(const std::string& s) { return s.empty() ? Json() : Json(s); }
+
+Json or_null(const std::vector<std::string>& v) { return v.empty() ? Json() : Json(v); }
+
+Value or_absent(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  return Json(s);
+}
 
 Json rounded(double x, double scale) { return std::round(x * scale) / scale; }
 
