@@ -2,6 +2,7 @@
 
 #include <unicode/locid.h>
 #include <unicode/unistr.h>
+#include <unicode/utf8.h>
 
 namespace husk {
 
@@ -18,6 +19,13 @@ std::string collapse_space(std::string_view s) {
     out.push_back(c);
   }
   return out;
+}
+
+std::size_t utf8_cut(std::string_view s, std::size_t limit) {
+  if (limit >= s.size()) return s.size();
+  auto at = static_cast<int32_t>(limit);
+  U8_SET_CP_START(reinterpret_cast<const uint8_t*>(s.data()), 0, at);
+  return static_cast<std::size_t>(at);
 }
 
 std::string lower_case(std::string_view text) {

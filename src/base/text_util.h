@@ -30,6 +30,10 @@ std::string collapse_space(std::string_view s);
 // charsets).
 std::string lower_case(std::string_view text);
 
+// The longest start of `s` of at most `limit` bytes that does not split a
+// UTF-8 sequence (ICU's U8_SET_CP_START).
+std::size_t utf8_cut(std::string_view s, std::size_t limit);
+
 inline std::string ascii_lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = ascii_lower_char(c);

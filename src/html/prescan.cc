@@ -160,13 +160,6 @@ std::size_t end_of_raw_text(std::string_view s, std::size_t from, std::string_vi
   return std::string_view::npos;
 }
 
-// Cuts `s` to at most `limit` bytes without splitting a UTF-8 sequence.
-std::size_t utf8_cut(std::string_view s, std::size_t limit) {
-  if (limit >= s.size()) return s.size();
-  while (limit > 0 && (static_cast<uint8_t>(s[limit]) & 0xC0) == 0x80) --limit;
-  return limit;
-}
-
 class Prescanner {
  public:
   Prescanner(std::string_view in, const ParseOptions& options) : in_(in), options_(options) {

@@ -1,6 +1,8 @@
 // Segmentation: one iterative walk over the Gumbo tree that produces the
 // text blocks, their features and the element table (see husk/html.h).
 #include <gumbo.h>
+#include <unicode/uchar.h>
+#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <array>
@@ -224,17 +226,20 @@ class BlockBuilder {
         ++i;
         continue;
       }
-      std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-      if (i + len > n) len = n - i;
-      uint32_t cp = decode_cp(s + i, len);
-      // NBSP and the Unicode spaces collapse like ASCII white space.
-      if (cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 ||
-          cp == 0x202F || cp == 0x205F || cp == 0x3000) {
+      // Gumbo hands on valid UTF-8; a byte that is not (in text from
+      // elsewhere) stands as one character.
+      int32_t at = static_cast<int32_t>(i);
+      UChar32 cp = 0;
+      U8_NEXT(reinterpret_cast<const uint8_t*>(s), at, static_cast<int32_t>(n), cp);
+      const std::size_t len = static_cast<std::size_t>(at) - i;
+      // NBSP and the other Unicode spaces (the White_Space property)
+      // collapse like ASCII white space.
+      if (cp >= 0 && u_isUWhiteSpace(cp)) {
         end_word();
       } else if (cp == 0xAD) {
         // A soft hyphen only marks where a word may break at a line's end;
         // it is never part of the word (Unicode 15, section 23.2).
-      } else if (is_unspaced_script(cp)) {
+      } else if (cp >= 0 && is_unspaced_script(static_cast<uint32_t>(cp))) {
         put_char(s + i, len, in_link);
         ++cjk_chars_;
         if (in_link != LinkKind::kNone) ++cjk_link_chars_;
@@ -293,16 +298,6 @@ class BlockBuilder {
   }
 
  private:
-  static uint32_t decode_cp(const char* s, std::size_t len) {
-    auto b = [&](std::size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(s[k])); };
-    switch (len) {
-      case 2: return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
-      case 3: return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-      case 4: return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
-      default: return b(0);
-    }
-  }
-
   void put_char(const char* s, std::size_t len, LinkKind in_link) {
     if (!in_word_) {
       if (!text_.empty()) text_.push_back(' ');

@@ -70,12 +70,7 @@ std::string_view language_probe(std::string_view text) {
 Language identify_language(std::string_view text, std::string_view html_lang, std::string_view content_language) {
   Language result;
   const std::string declared = primary_language(!html_lang.empty() ? html_lang : content_language.substr(0, content_language.find(',')));
-  if (text.size() > kMaxTextBytes) {
-    // Cut at a character boundary.
-    std::size_t cut = kMaxTextBytes;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    text = text.substr(0, cut);
-  }
+  text = text.substr(0, utf8_cut(text, kMaxTextBytes));
   const std::string content_hint(content_language.empty() ? html_lang : content_language);
   CLD2::CLDHints hints{content_hint.empty() ? nullptr : content_hint.c_str(), nullptr, CLD2::UNKNOWN_ENCODING,
                        CLD2::UNKNOWN_LANGUAGE};
