@@ -1,5 +1,10 @@
 // Dates as pages write them, read into ISO 8601 (husk/metadata.h).
 #include <re2/re2.h>
+#include <unicode/dtfmtsym.h>
+#include <unicode/locid.h>
+
+#include <string>
+#include <vector>
 
 #include <array>
 #include <cstdio>
@@ -24,22 +29,46 @@ std::string ymd(int y, int m, int d) {
   return buf;
 }
 
-// Month names in the languages with the web's largest shares (English,
-// German, French, Spanish, Portuguese, Italian, Dutch), by the prefix that
-// tells them apart ("juin" before "jui"); the word is lower-cased by
-// Unicode's rules, so "FÉV" and "DÉC" read as "fév" and "déc".
+// Month names, as ICU's locale data (CLDR) writes them, wide and
+// abbreviated, in the languages with the web's largest shares that write
+// a month's name beside its day (English, German, French, Spanish,
+// Portuguese, Italian, Dutch). A word names a month when it is one of
+// them or the start of a wide one, of three letters at least ("Sept",
+// "juil"); both are lower-cased by Unicode's rules ("FÉV." reads as "fév"),
+// and an abbreviation's final dot is dropped ("déc.").
+struct MonthName {
+  std::string name;
+  int month = 0;
+  bool wide = false;
+};
+
+std::vector<MonthName> month_names() {
+  std::vector<MonthName> out;
+  for (const char* locale : {"en", "de", "fr", "es", "pt", "it", "nl"}) {
+    UErrorCode status = U_ZERO_ERROR;
+    icu::DateFormatSymbols symbols{icu::Locale(locale), status};
+    if (U_FAILURE(status)) continue;
+    for (auto width : {icu::DateFormatSymbols::WIDE, icu::DateFormatSymbols::ABBREVIATED}) {
+      int32_t count = 0;
+      const icu::UnicodeString* months = symbols.getMonths(count, icu::DateFormatSymbols::FORMAT, width);
+      for (int32_t m = 0; m < count && m < 12; ++m) {
+        std::string name;
+        months[m].toUTF8String(name);
+        name = lower_case(name);
+        while (!name.empty() && name.back() == '.') name.pop_back();
+        if (!name.empty()) out.push_back({std::move(name), m + 1, width == icu::DateFormatSymbols::WIDE});
+      }
+    }
+  }
+  return out;
+}
+
 int month_of(std::string_view word) {
   if (word.size() < 3) return 0;
+  static const std::vector<MonthName> kMonths = month_names();
   const std::string w = lower_case(word);
-  static constexpr std::array<std::pair<std::string_view, int>, 30> kMonths = {{
-      {"juin", 6}, {"juil", 7}, {"jan", 1}, {"gen", 1}, {"ene", 1}, {"feb", 2}, {"fév", 2}, {"fev", 2},
-      {"mar", 3}, {"mär", 3}, {"apr", 4}, {"avr", 4}, {"abr", 4}, {"may", 5}, {"mai", 5}, {"mag", 5},
-      {"mei", 5}, {"jun", 6}, {"giu", 6}, {"jul", 7}, {"lug", 7}, {"aug", 8}, {"aoû", 8}, {"ago", 8},
-      {"sep", 9}, {"set", 9}, {"oct", 10}, {"okt", 10}, {"out", 10}, {"nov", 11}}};
-  for (const auto& [name, month] : kMonths)
-    if (w.starts_with(name)) return month;
-  for (std::string_view december : {"dec", "dez", "déc", "dic"})
-    if (w.starts_with(december)) return 12;
+  for (const MonthName& m : kMonths)
+    if (w == m.name || (m.wide && m.name.starts_with(w))) return m.month;
   return 0;
 }
 

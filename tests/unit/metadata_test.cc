@@ -128,6 +128,17 @@ TEST(Metadata, DateFormats) {
   EXPECT_EQ(parse_date("3 DÉC. 2023"), "2023-12-03");
   EXPECT_EQ(parse_date("1. MÄRZ 2024"), "2024-03-01");
   EXPECT_EQ(parse_date("5 de julio de 2023"), "2023-07-05");
+  // The names are ICU's (CLDR), wide and abbreviated: a word is one of
+  // them or the start of a wide one, so a word that merely begins like a
+  // month is not one.
+  EXPECT_EQ(parse_date("12 Sept 2024"), "2024-09-12");
+  EXPECT_EQ(parse_date("3 févr. 2021"), "2021-02-03");
+  EXPECT_EQ(parse_date("1 juil. 2019"), "2019-07-01");
+  EXPECT_EQ(parse_date("12 août 2020"), "2020-08-12");
+  EXPECT_EQ(parse_date("5 mrt 2020"), "2020-03-05");
+  EXPECT_EQ(parse_date("7 settembre 2022"), "2022-09-07");
+  EXPECT_EQ(parse_date("Marathon 12 2024"), "");
+  EXPECT_EQ(parse_date("3 augusta 2020"), "");
   EXPECT_EQ(parse_date("12.05.2024"), "2024-05-12");
   EXPECT_EQ(parse_date("25/12/2024"), "2024-12-25");
   EXPECT_EQ(parse_date("12/25/2024"), "2024-12-25");
