@@ -233,7 +233,7 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
     if (d.contains("rank") && !d["rank"].is_none()) page.rank = d["rank"].cast<double>();
     if (d.contains("boilerplate") && !d["boilerplate"].is_none()) page.boilerplate = d["boilerplate"].cast<double>();
     std::string text = field(d, "text");
-    if (page.language.empty() && !text.empty()) page.language = identify_language(text).code;
+    page.language = page_language(page.language, text);
     if (d.contains("sig") && !d["sig"].is_none()) {
       std::string json = py::module_::import("json").attr("dumps")(d["sig"]).cast<std::string>();
       Result<Signatures> sig = parse_signatures(json);

@@ -97,10 +97,8 @@ Loaded from_page(PageResult&& r) {
   return l;
 }
 
-// The language of a page whose record does not name one: CLD2 on its text.
-void identify(Loaded& l) {
-  if (l.page.language.empty() && !l.text.empty()) l.page.language = identify_language(l.text).code;
-}
+// The language a page is compared under, identified here, before dedup.
+void identify(Loaded& l) { l.page.language = page_language(l.page.language, l.text); }
 
 // The inputs by kind, each kind read in this order.
 struct Inputs {
@@ -221,8 +219,8 @@ StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigne
     RawPage page;
   };
   // Signs a text that came without signatures and keeps the start of it
-  // that language identification reads (identified later, only for pages
-  // that meet a candidate); in order, hands the page on.
+  // that language identification reads (page_language, applied by the
+  // engine only to pages that meet a candidate); in order, hands the page on.
   auto finish = [&](Loaded& l) {
     if (l.usable && !l.has_signature) {
       l.page.sig = sign(normalize(l.text, minhash_only.normalize), minhash_only, nullptr);

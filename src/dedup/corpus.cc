@@ -120,10 +120,10 @@ struct Stored {
   std::vector<uint32_t> sketch;
   std::string url;
 
-  // The language, identified from the probe on first need.
+  // The language, by page_language's one rule, on first need.
   const std::string& resolved_language() {
     if (language.empty() && !probe.empty()) {
-      language = identify_language(probe).code;
+      language = page_language(language, probe);
       probe.clear();
     }
     return language;

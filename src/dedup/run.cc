@@ -39,7 +39,7 @@ Result<CorpusResult> in_memory(const DedupSource& source, const CorpusOptions& o
                                               " as one process");
   std::vector<DedupPage> pages;
   Status read = source([&](uint64_t, DedupPage& page, std::string_view probe) {
-    if (page.language.empty() && !probe.empty()) page.language = identify_language(probe).code;
+    page.language = page_language(page.language, probe);
     pages.push_back(std::move(page));
     return Status();
   });

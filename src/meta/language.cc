@@ -67,6 +67,11 @@ std::string_view language_probe(std::string_view text) {
   return text.substr(0, kMaxTextBytes + 1);
 }
 
+std::string page_language(std::string_view given, std::string_view text) {
+  if (!given.empty() || text.empty()) return std::string(given);
+  return identify_language(text).code;
+}
+
 Language identify_language(std::string_view text, std::string_view html_lang, std::string_view content_language) {
   Language result;
   const std::string declared = primary_language(!html_lang.empty() ? html_lang : content_language.substr(0, content_language.find(',')));

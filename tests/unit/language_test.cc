@@ -33,6 +33,16 @@ TEST(Language, ShortTextTakesTheDeclaredLanguageUnconfirmed) {
   EXPECT_EQ(none.code, "");
 }
 
+// Dedup's one rule: the record's tag as given, else CLD2 on the text.
+TEST(Language, APageIsComparedUnderItsRecordsTagElseItsTextsLanguage) {
+  const std::string german =
+      "Die Stadtverwaltung hat am Montag bekanntgegeben, dass die Bauarbeiten an der neuen Brücke im Herbst "
+      "beginnen werden und voraussichtlich zwei Jahre dauern.";
+  EXPECT_EQ(page_language("en-US", german), "en-US");
+  EXPECT_EQ(page_language("", german), "de");
+  EXPECT_EQ(page_language("", ""), "");
+}
+
 TEST(Language, PrimarySubtags) {
   EXPECT_EQ(primary_language("en-US"), "en");
   EXPECT_EQ(primary_language("zh-Hant"), "zh");
