@@ -99,10 +99,9 @@ std::string Service::answer_json(const Posted& posted, bool with_text) {
   // other failure to index is the page's error.
   const bool unsigned_page = p.status.ok() && !p.signatures;
   if (unsigned_page) warnings.push_back(posted.verdict.status().message());
-  j["warnings"] = warnings;  // always present in an answer, empty or not
   Status error = p.status;
   if (error.ok() && !posted.verdict.ok() && !unsigned_page) error = posted.verdict.status();
-  add_outcome(j, {}, error);
+  add_outcome(j, warnings, error);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -333,10 +333,13 @@ TEST(Service, HookOverAPipe) {
 }
 
 // One page is one record wherever it goes in or out: husk extract's line,
-// the hook's answer and the record the index stores (husk db export, GET)
-// hold the same fields with the same values; the answer and the stored
-// record add the verdict (sig, duplicate_of, cluster). A Traditional-Chinese
-// page: the stored record once held 8 fields and "zh" for "zh-Hant".
+// the hook's answer, husk serve's answer and the record each index stores
+// (husk db export, GET /v1/pages/ID) hold the same fields with the same
+// values; the answers and the stored records add the verdict (sig,
+// duplicate_of, cluster). Python's records are husk extract's
+// (python/tests, test_records_equal_the_cli_on_the_benchmark_pages). A
+// Traditional-Chinese page: the stored record once held 8 fields and "zh"
+// for "zh-Hant".
 TEST(Service, OnePageIsOneRecordThroughExtractHookAndIndex) {
   test::TempDir dir;
   const std::string html =
@@ -369,6 +372,37 @@ TEST(Service, OnePageIsOneRecordThroughExtractHookAndIndex) {
     EXPECT_TRUE(answer.contains(key)) << key;
     EXPECT_EQ(stored[key], answer[key]) << key;
   }
+
+  // husk serve: the answer to the POST and the record GET reads back.
+  Server server(dir.file("served"));
+  ASSERT_TRUE(server.up());
+  httplib::Client c = server.client();
+  auto posted = c.Post("/v1/pages", {{"X-Url", "https://news.example/tw/1"}}, html, "text/html");
+  ASSERT_TRUE(posted);
+  ASSERT_EQ(posted->status, 200) << posted->body;
+  auto served = nlohmann::ordered_json::parse(posted->body);
+  auto got = c.Get("/v1/pages/" + served["id"].get<std::string>());
+  ASSERT_TRUE(got);
+  ASSERT_EQ(got->status, 200) << got->body;
+  auto read_back = nlohmann::ordered_json::parse(got->body);
+  EXPECT_EQ(served["id"], answer["id"]);
+  for (const auto& [key, value] : record.items()) {
+    EXPECT_EQ(served[key], value) << "the service's answer, " << key;
+    EXPECT_EQ(read_back[key], value) << "GET /v1/pages/ID, " << key;
+  }
+  for (const char* key : {"sig", "duplicate_of", "cluster"}) {
+    EXPECT_EQ(served[key], answer[key]) << key;
+    EXPECT_EQ(read_back[key], answer[key]) << key;
+  }
+  // The same keys in the same order, wherever the record comes from.
+  std::vector<std::string> keys_answer, keys_served, keys_stored, keys_read_back;
+  for (const auto& [k, v] : answer.items()) keys_answer.push_back(k);
+  for (const auto& [k, v] : served.items()) keys_served.push_back(k);
+  for (const auto& [k, v] : stored.items()) keys_stored.push_back(k);
+  for (const auto& [k, v] : read_back.items()) keys_read_back.push_back(k);
+  EXPECT_EQ(keys_served, keys_answer);
+  EXPECT_EQ(keys_stored, keys_answer);
+  EXPECT_EQ(keys_read_back, keys_answer);
 }
 
 }  // namespace
