@@ -18,14 +18,15 @@ DATASETS ?= ../shared/datasets
 # service examples and their test; python3-venv and python3-build install
 # and package the Python module in its test; lmdb-utils (mdb_stat) shows
 # the reader table in the stale-reader reproducer the service test runs;
-# python3-scrapy runs the crawls that test husk.scrapy.
+# python3-scrapy runs the crawls that test husk.scrapy; chromium renders
+# husk explain's page headless in its test.
 APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   libgumbo-dev libpugixml-dev libicu-dev libre2-dev liblmdb-dev zlib1g-dev liburiparser-dev libcurl4-openssl-dev \
   libssl-dev libxxhash-dev libmicrohttpd-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
   libxgboost-dev libcld2-dev libgtest-dev libgmock-dev libbenchmark-dev \
   pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin \
   python3-venv python3-build python3-scrapy \
-  python3.11-doc postgresql-doc-15 git-doc apache2-doc wget time curl lmdb-utils
+  python3.11-doc postgresql-doc-15 git-doc apache2-doc wget time curl lmdb-utils chromium
 
 .PHONY: all deps build demo test bench bench-scale load fuzz clean python
 

@@ -301,10 +301,15 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     result.extractor = labels.extractor;
     // The user comments: out of the text, and returned apart when asked.
     // On a forum the posts are the content.
+    std::vector<uint8_t> taken_out;  // blocks the stage kept that the comment rule took out
     if (result.page_type != "forum") {
       std::vector<uint8_t> in_comments = comment_blocks(d.blocks, labels.keep, comment_vocabulary(o.extract.families));
+      if (trace != nullptr) taken_out.assign(in_comments.size(), 0);
       for (std::size_t i = 0; i < in_comments.size() && i < labels.keep.size(); ++i)
-        if (in_comments[i]) labels.keep[i] = 0;
+        if (in_comments[i]) {
+          if (trace != nullptr) taken_out[i] = labels.keep[i];
+          labels.keep[i] = 0;
+        }
       if (o.comments) result.comments = comment_text(d.blocks, in_comments);
     }
     result.text = kept_text(d.blocks, labels);
@@ -334,6 +339,8 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     if (trace != nullptr) {
       trace->blocks = std::move(d.blocks);
       trace->labels = std::move(labels);
+      trace->comments = std::move(taken_out);
+      trace->dom = std::move(d.dom);
     }
   } catch (const std::bad_alloc&) {
     result.status = Status(Code::kLimit, "out of memory");

@@ -29,6 +29,7 @@
 #include <ctime>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "husk/html.h"
@@ -47,6 +48,10 @@ struct Metadata {
   std::vector<std::string> tags;
   std::vector<std::string> categories;
   std::string license;
+  // Where each field with a value was read, in the order the fields were
+  // decided: (field, source), e.g. ("date_published", "JSON-LD
+  // datePublished"). Not part of the record; husk explain shows it.
+  std::vector<std::pair<std::string, std::string>> sources;
 };
 
 struct MetadataOptions {

@@ -125,10 +125,14 @@ struct Document {
   std::optional<Dom> dom;  // kept when asked for
 };
 
-// A page's blocks and their labels, for --dump-features.
+// A page's blocks and their labels, for --dump-features and husk explain:
+// the labels are the final ones (the comment section taken out), and
+// `comments` says which blocks the comment rule took out of them.
 struct Trace {
   Blocks blocks;
   Labels labels;
+  std::vector<uint8_t> comments;  // per block: 1 when the stage kept it and the comment rule took it out
+  std::optional<Dom> dom;         // when the page was analysed with its Dom kept
 };
 
 class Processor {

@@ -14,6 +14,7 @@ struct Command {
   std::function<int()> run;
 };
 Command add_extract_command(CLI::App& app);
+Command add_explain_command(CLI::App& app);
 Command add_eval_command(CLI::App& app);
 Command add_sign_command(CLI::App& app);
 Command add_idf_command(CLI::App& app);

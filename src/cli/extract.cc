@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/progress.h"
+#include "husk/explain.h"
 #include "ingest/lines.h"
 
 namespace husk::cli {
@@ -141,15 +142,15 @@ IngestStats extract_with_templates(const ExtractArgs& args, const Processor& pro
   return stats;
 }
 
-int run_extract(ExtractArgs args) {
-  if (!args.url_list.empty())
-    if (Status st = read_url_list(args.url_list, args.inputs); !st.ok()) return fail("extract", st.message(), 1);
-  if (args.inputs.empty()) return fail("extract", "no input: name files, directories, URLs, - or --url-list FILE", 2);
-  ProcessorOptions options;
+// The processor's options from the command line (husk extract's and husk
+// explain's), the template store opened when asked; 0, or the exit code of
+// the error it printed.
+int processor_options(const ExtractArgs& args, const char* command, ProcessorOptions& options,
+                      std::shared_ptr<TemplateStore>& store) {
   options.extractor = args.extractor;
   if (!args.config.empty()) {
     Result<ExtractConfig> config = load_extract_config(args.config);
-    if (!config.ok()) return fail("extract", config.status().message(), 2);
+    if (!config.ok()) return fail(command, config.status().message(), 2);
     options.extract = std::move(*config);
   }
   options.extract.block_model = args.model;
@@ -161,24 +162,33 @@ int run_extract(ExtractArgs args) {
   options.format.images = args.images;
   options.comments = args.comments;
   options.page_timeout_ms = args.page_timeout_ms;
-  const std::vector<std::string> languages = language_list(args.languages);
-  for (const std::string& code : languages)
+  for (const std::string& code : language_list(args.languages))
     if (!is_known_language(code))
-      return fail("extract", "--languages: \"" + code + "\" is not a language code CLD2 identifies (ISO 639-1: en, de, zh...)", 2);
+      return fail(command, "--languages: \"" + code + "\" is not a language code CLD2 identifies (ISO 639-1: en, de, zh...)", 2);
   if (!args.sites.empty()) {
     auto sites = SiteRules::load_dir(args.sites);
-    if (!sites.ok()) return fail("extract", sites.status().message(), 2);
+    if (!sites.ok()) return fail(command, sites.status().message(), 2);
     options.sites = std::move(*sites);
   }
-  std::shared_ptr<TemplateStore> store;
   if (!args.state.empty()) {
     auto opened = TemplateStore::open(args.state);
-    if (!opened.ok()) return fail("extract", opened.status().message(), 1);
+    if (!opened.ok()) return fail(command, opened.status().message(), 1);
     store = std::move(*opened);
   } else if (args.extractor == "template") {
     store = TemplateStore::in_memory();
   }
   options.templates = store;
+  return 0;
+}
+
+int run_extract(ExtractArgs args) {
+  if (!args.url_list.empty())
+    if (Status st = read_url_list(args.url_list, args.inputs); !st.ok()) return fail("extract", st.message(), 1);
+  if (args.inputs.empty()) return fail("extract", "no input: name files, directories, URLs, - or --url-list FILE", 2);
+  ProcessorOptions options;
+  std::shared_ptr<TemplateStore> store;
+  if (int code = processor_options(args, "extract", options, store); code != 0) return code;
+  const std::vector<std::string> languages = language_list(args.languages);
   Result<Processor> processor = Processor::make(options);
   if (!processor.ok()) return fail("extract", processor.status().message(), 2);
   Output output;
@@ -262,7 +272,79 @@ int run_extract(ExtractArgs args) {
   return 0;
 }
 
+// husk explain: one page of the inputs (the first, or the one --id names)
+// through the same cascade as husk extract, written as husk explain's HTML.
+int run_explain(const ExtractArgs& args, const std::string& id) {
+  if (args.inputs.empty()) return fail("explain", "no input: name a page, a WARC or JSONL file, a directory or a URL", 2);
+  ProcessorOptions options;
+  std::shared_ptr<TemplateStore> store;
+  if (int code = processor_options(args, "explain", options, store); code != 0) return code;
+  Result<Processor> processor = Processor::make(options);
+  if (!processor.ok()) return fail("explain", processor.status().message(), 2);
+  IngestOptions ingest_options;
+  ingest_options.max_page_bytes = args.max_page_bytes;
+  ingest_options.all_statuses = true;
+  ingest_options.fetch_timeout_ms = static_cast<long>(args.fetch_timeout_s * 1000);
+  std::optional<RawPage> chosen;
+  bool more = false;  // the inputs hold another page after the first
+  IngestStats stats = ingest(args.inputs, ingest_options, [&](RawPage&& page) {
+    if (chosen) {
+      more = true;
+      return false;
+    }
+    if (!id.empty() && page.id != id && page.url != id) return true;
+    chosen = std::move(page);
+    return id.empty();
+  });
+  for (const Status& st : stats.input_errors) fail("explain", st.message(), 1);
+  if (!chosen) {
+    std::string named;
+    for (const std::string& input : args.inputs) named += (named.empty() ? "" : ", ") + input;
+    return fail("explain", id.empty() ? "no pages found in " + named : "no page with id or URL \"" + id + "\" in " + named, 1);
+  }
+  if (more)
+    std::cerr << "explain: " << (chosen->id.empty() ? chosen->url : chosen->id)
+              << " (the first page; --id ID picks another)\n";
+  Trace trace;
+  PageResult result = processor->process(*chosen, &trace);
+  Output output;
+  if (Status st = output.open(args.output); !st.ok()) return fail("explain", st.message(), 1);
+  output.out() << explain_html(result, trace);
+  output.out().flush();
+  if (!output.out()) return fail("explain", "write failed", 1);
+  if (!result.status.ok()) return fail("explain", result.id + ": " + result.status.to_string(), 1);
+  return 0;
+}
+
 }  // namespace
+
+Command add_explain_command(CLI::App& app) {
+  auto args = std::make_shared<ExtractArgs>();
+  auto id = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand(
+      "explain",
+      "Show why each block of a page was kept or removed.\n"
+      "INPUT: as husk extract reads (a page, a directory, a WARC or JSONL file, a URL); the first page, or the one\n"
+      "--id names. Output: one self-contained HTML page: the record's metadata and where each field was read,\n"
+      "then every block, kept (green) or removed (red), with the stage that decided (site rule, stored template,\n"
+      "learned model and its probability, density, the comment rule), its XPath and its nearest class/id words.");
+  cmd->add_option("INPUT", args->inputs, "Files, directories, http(s) URLs or -")->required();
+  cmd->add_option("--id", *id, "The page to explain: its record id (as husk extract writes it) or its URL")
+      ->type_name("ID");
+  cmd->add_option("-o,--output", args->output, "HTML file to write (- for stdout)")->capture_default_str();
+  cmd->add_option("--extractor", args->extractor, "As husk extract's --extractor")
+      ->check(CLI::IsMember(extractor_names()))
+      ->capture_default_str();
+  auto* precision = cmd->add_flag("--precision", args->precision, "As husk extract's --precision");
+  cmd->add_flag("--recall", args->recall, "As husk extract's --recall")->excludes(precision);
+  cmd->add_option("--config", args->config, "TOML file overriding the built-in config/extract.toml");
+  cmd->add_option("--model", args->model, "Block model for the learned extractor; default: built in")->check(CLI::ExistingFile);
+  cmd->add_option("--sites", args->sites, "Directory of per-site XPath rules (*.toml)")->type_name("DIR");
+  cmd->add_option("--state", args->state, "Template store (LMDB) in DIR, as husk extract --state")->type_name("DIR");
+  cmd->add_option("--fetch-timeout", args->fetch_timeout_s, "Seconds a page fetched by URL may take")->capture_default_str();
+  cmd->add_option("--max-page-bytes", args->max_page_bytes, "A larger page is an error")->capture_default_str();
+  return {cmd, [args, id] { return run_explain(*args, *id); }};
+}
 
 Command add_extract_command(CLI::App& app) {
   auto args = std::make_shared<ExtractArgs>();

@@ -19,7 +19,8 @@ int run(int argc, char** argv) {
       "husk"};
   app.set_version_flag("--version", "husk 0.1.0");
   app.require_subcommand(1);
-  std::vector<husk::cli::Command> commands = {husk::cli::add_extract_command(app), husk::cli::add_sign_command(app),
+  std::vector<husk::cli::Command> commands = {husk::cli::add_extract_command(app), husk::cli::add_explain_command(app),
+                                               husk::cli::add_sign_command(app),
                                                husk::cli::add_idf_command(app), husk::cli::add_dedup_command(app),
                                                husk::cli::add_tune_command(app), husk::cli::add_serve_command(app),
                                                husk::cli::add_hook_command(app), husk::cli::add_db_command(app),

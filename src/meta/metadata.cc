@@ -367,67 +367,99 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
   // stands in for the host and the URL's date.
   const std::string_view page_url = url.empty() ? std::string_view(m.canonical_url) : url;
 
+  // Each field takes the first step that gives it a value, and notes the
+  // step in m.sources (husk explain shows it).
+  auto step = [&](std::string& field, const char* name, const char* source, auto&& value) {
+    if (!field.empty()) return;
+    field = value();
+    if (!field.empty()) m.sources.emplace_back(name, source);
+  };
+  auto list_step = [&](std::vector<std::string>& field, const char* name, const char* source, auto&& add) {
+    if (!field.empty()) return;
+    add();
+    if (!field.empty()) m.sources.emplace_back(name, source);
+  };
+  if (!m.canonical_url.empty()) m.sources.emplace_back("canonical_url", blocks.canonical.empty() ? "og:url" : "<link rel=canonical>");
+
   // Site name: og:site_name, the JSON-LD publisher or WebSite, application-name.
-  m.sitename = first_meta(meta, {"og:site_name"});
-  if (m.sitename.empty()) m.sitename = ld.text(ld.find("publisher"));
-  if (m.sitename.empty())
+  step(m.sitename, "sitename", "og:site_name", [&] { return first_meta(meta, {"og:site_name"}); });
+  step(m.sitename, "sitename", "JSON-LD publisher", [&] { return ld.text(ld.find("publisher")); });
+  step(m.sitename, "sitename", "JSON-LD WebSite name", [&] {
     for (const json* n : ld.nodes())
-      if ((JsonLd::classes(*n) & kSchemaWebSite) && m.sitename.empty()) m.sitename = ld.text(ld.get(n, "name"));
-  if (m.sitename.empty()) m.sitename = first_meta(meta, {"application-name", "apple-mobile-web-app-title"});
+      if (JsonLd::classes(*n) & kSchemaWebSite)
+        if (std::string name = ld.text(ld.get(n, "name")); !name.empty()) return name;
+    return std::string();
+  });
+  step(m.sitename, "sitename", "<meta name=application-name>",
+       [&] { return first_meta(meta, {"application-name", "apple-mobile-web-app-title"}); });
 
   // Title.
   std::string headline = ld.text(ld.get(ld.main(), "headline"));
-  m.title = collapse_space(choose_headline(blocks, keep, headline, m.sitename, page_url));
+  step(m.title, "title", "the headline rule (h1, og:title, JSON-LD headline, <title>)",
+       [&] { return collapse_space(choose_headline(blocks, keep, headline, m.sitename, page_url)); });
 
   // Authors.
-  add_authors(m.authors, ld.texts(ld.find("author", false)));
-  if (m.authors.empty()) add_authors(m.authors, ld.texts(ld.find("creator", false)));
-  if (m.authors.empty())
+  list_step(m.authors, "author", "JSON-LD author", [&] { add_authors(m.authors, ld.texts(ld.find("author", false))); });
+  list_step(m.authors, "author", "JSON-LD creator", [&] { add_authors(m.authors, ld.texts(ld.find("creator", false))); });
+  list_step(m.authors, "author", "JSON-LD article's author", [&] {
     for (const json* n : ld.nodes())
       if (m.authors.empty() && (JsonLd::classes(*n) & (kSchemaArticle | kSchemaWork))) add_authors(m.authors, ld.texts(ld.get(n, "author")));
-  if (m.authors.empty()) add_authors(m.authors, micro({"author", "creator"}), true);
-  if (m.authors.empty())
+  });
+  list_step(m.authors, "author", "microdata author", [&] { add_authors(m.authors, micro({"author", "creator"}), true); });
+  list_step(m.authors, "author", "<meta> author", [&] {
     add_authors(m.authors, all_meta(meta, {"article:author", "og:article:author", "author", "dc.creator",
                                            "dcterms.creator", "parsely-author", "sailthru.author", "citation_author",
                                            "byl"}));
-  if (m.authors.empty()) add_authors(m.authors, facts.author_links, true);
-  if (m.authors.empty()) add_authors(m.authors, facts.author_marked, true);
-  if (m.authors.empty()) add_authors(m.authors, {byline(blocks)});
+  });
+  list_step(m.authors, "author", "rel=author link", [&] { add_authors(m.authors, facts.author_links, true); });
+  list_step(m.authors, "author", "an author or byline class", [&] { add_authors(m.authors, facts.author_marked, true); });
+  list_step(m.authors, "author", "a byline in the text", [&] { add_authors(m.authors, {byline(blocks)}); });
 
   // Dates.
-  m.date_published = first_date(ld.texts(ld.find("datePublished")), options, now, true);
-  if (m.date_published.empty()) m.date_published = first_date(ld.texts(ld.find("dateCreated")), options, now, true);
-  if (m.date_published.empty()) m.date_published = first_date(ld.texts(ld.find("uploadDate")), options, now, true);
-  if (m.date_published.empty())
-    m.date_published = first_date(micro({"datepublished", "datecreated"}), options, now, true);
-  if (m.date_published.empty())
-    m.date_published = first_date(
+  step(m.date_published, "date_published", "JSON-LD datePublished",
+       [&] { return first_date(ld.texts(ld.find("datePublished")), options, now, true); });
+  step(m.date_published, "date_published", "JSON-LD dateCreated",
+       [&] { return first_date(ld.texts(ld.find("dateCreated")), options, now, true); });
+  step(m.date_published, "date_published", "JSON-LD uploadDate",
+       [&] { return first_date(ld.texts(ld.find("uploadDate")), options, now, true); });
+  step(m.date_published, "date_published", "microdata datePublished",
+       [&] { return first_date(micro({"datepublished", "datecreated"}), options, now, true); });
+  step(m.date_published, "date_published", "<meta> published time", [&] {
+    return first_date(
         all_meta(meta, {"article:published_time", "og:article:published_time", "og:published_time",
                         "article.published", "datepublished", "date", "dc.date", "dc.date.issued", "dcterms.created",
                         "dcterms.issued", "dcterms.date", "pubdate", "publish-date", "publishdate", "publish_date",
                         "parsely-pub-date", "sailthru.date", "citation_publication_date", "citation_date",
                         "originalpublicationdate", "article_date_original", "release_date"}),
         options, now, true);
-  if (m.date_published.empty()) m.date_published = first_date(facts.times, options, now, true);
-  if (m.date_published.empty()) m.date_published = first_date(shown_dates(blocks), options, now, false);
-  if (m.date_published.empty()) m.date_published = first_date({meta::date_in_url(page_url)}, options, now, false);
-  m.date_modified = first_date(ld.texts(ld.find("dateModified")), options, now, true);
-  if (m.date_modified.empty()) m.date_modified = first_date(micro({"datemodified"}), options, now, true);
-  if (m.date_modified.empty())
-    m.date_modified = first_date(all_meta(meta, {"article:modified_time", "og:updated_time", "og:article:modified_time",
-                                                 "dcterms.modified", "dc.date.modified", "last-modified", "lastmod"}),
-                                 options, now, true);
+  });
+  step(m.date_published, "date_published", "<time datetime>", [&] { return first_date(facts.times, options, now, true); });
+  step(m.date_published, "date_published", "a date shown in the text",
+       [&] { return first_date(shown_dates(blocks), options, now, false); });
+  step(m.date_published, "date_published", "the URL",
+       [&] { return first_date({meta::date_in_url(page_url)}, options, now, false); });
+  step(m.date_modified, "date_modified", "JSON-LD dateModified",
+       [&] { return first_date(ld.texts(ld.find("dateModified")), options, now, true); });
+  step(m.date_modified, "date_modified", "microdata dateModified",
+       [&] { return first_date(micro({"datemodified"}), options, now, true); });
+  step(m.date_modified, "date_modified", "<meta> modified time", [&] {
+    return first_date(all_meta(meta, {"article:modified_time", "og:updated_time", "og:article:modified_time",
+                                      "dcterms.modified", "dc.date.modified", "last-modified", "lastmod"}),
+                      options, now, true);
+  });
 
   // A page that states only when it was modified is dated by that.
-  if (m.date_published.empty()) m.date_published = m.date_modified;
+  step(m.date_published, "date_published", "date_modified (the page states no other)", [&] { return m.date_modified; });
 
   // Description: the page's own summary first (JSON-LD descriptions of
   // products hold whole pages of markup).
-  m.description = first_meta(meta, {"description", "og:description", "twitter:description"});
-  if (m.description.empty()) m.description = ld.text(ld.get(ld.main(), "description"));
+  step(m.description, "description", "<meta> description",
+       [&] { return first_meta(meta, {"description", "og:description", "twitter:description"}); });
+  step(m.description, "description", "JSON-LD description", [&] { return ld.text(ld.get(ld.main(), "description")); });
 
-  m.image = absolute(ld.text(ld.get(ld.main(), "image")));
-  if (m.image.empty()) m.image = absolute(first_meta(meta, {"og:image", "og:image:url", "og:image:secure_url", "twitter:image"}));
+  step(m.image, "image", "JSON-LD image", [&] { return absolute(ld.text(ld.get(ld.main(), "image"))); });
+  step(m.image, "image", "og:image",
+       [&] { return absolute(first_meta(meta, {"og:image", "og:image:url", "og:image:secure_url", "twitter:image"})); });
 
   // Tags and categories: JSON-LD keywords and articleSection, then the
   // article:tag / article:section properties, then <meta name=keywords>.
@@ -443,16 +475,18 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
       if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(std::move(s));
     return out;
   };
-  m.tags = unique(list(ld, ld.get(ld.main(), "keywords")));
-  if (m.tags.empty()) m.tags = split_list(all_meta(meta, {"article:tag", "og:article:tag"}));
-  if (m.tags.empty()) m.tags = split_list(micro({"keywords"}));
-  if (m.tags.empty()) m.tags = split_list(all_meta(meta, {"keywords", "news_keywords"}));
-  m.categories = unique(list(ld, ld.get(ld.main(), "articleSection")));
-  if (m.categories.empty()) m.categories = split_list(all_meta(meta, {"article:section", "og:article:section"}));
-  if (m.categories.empty()) m.categories = split_list(micro({"articlesection"}));
+  list_step(m.tags, "tags", "JSON-LD keywords", [&] { m.tags = unique(list(ld, ld.get(ld.main(), "keywords"))); });
+  list_step(m.tags, "tags", "article:tag", [&] { m.tags = split_list(all_meta(meta, {"article:tag", "og:article:tag"})); });
+  list_step(m.tags, "tags", "microdata keywords", [&] { m.tags = split_list(micro({"keywords"})); });
+  list_step(m.tags, "tags", "<meta name=keywords>", [&] { m.tags = split_list(all_meta(meta, {"keywords", "news_keywords"})); });
+  list_step(m.categories, "categories", "JSON-LD articleSection",
+            [&] { m.categories = unique(list(ld, ld.get(ld.main(), "articleSection"))); });
+  list_step(m.categories, "categories", "article:section",
+            [&] { m.categories = split_list(all_meta(meta, {"article:section", "og:article:section"})); });
+  list_step(m.categories, "categories", "microdata articleSection", [&] { m.categories = split_list(micro({"articlesection"})); });
 
-  m.license = absolute(ld.text(ld.find("license")));
-  if (m.license.empty()) m.license = absolute(facts.license);
+  step(m.license, "license", "JSON-LD license", [&] { return absolute(ld.text(ld.find("license"))); });
+  step(m.license, "license", "<link rel=license>", [&] { return absolute(facts.license); });
   return m;
 }
 

@@ -188,7 +188,7 @@ TEST(Cli, NoCommandOrAnUnknownOneShowsTheCommands) {
   EXPECT_NE(alone.out.find("dedup"), std::string::npos) << alone.out;
   test::CommandResult unknown = run_husk("extrct page.html 2>&1");
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.out.find("no command \"extrct\" (commands: extract, sign,"), std::string::npos) << unknown.out;
+  EXPECT_NE(unknown.out.find("no command \"extrct\" (commands: extract, explain, sign,"), std::string::npos) << unknown.out;
 }
 
 // husk extract URL and --url-list, against a loopback site: the response's

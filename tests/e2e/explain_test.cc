@@ -1,0 +1,146 @@
+// husk explain through the binary: its page agrees with husk extract, its
+// XPaths work as site rules, and it renders in headless Chromium.
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+using test::run_husk;
+using test::TempDir;
+
+std::string demo(const std::string& name) { return std::string(HUSK_SOURCE_DIR) + "/fixtures/demo/" + name; }
+
+// Every block element of an explain page: (kept, data-xpath, text).
+struct Shown {
+  bool kept = false;
+  std::string stage, xpath, text;
+};
+
+std::string unescape(std::string s) {
+  for (auto [from, to] : {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&amp;", "&"}}) {
+    for (std::size_t p; (p = s.find(from)) != std::string::npos;) s.replace(p, std::strlen(from), to);
+  }
+  return s;
+}
+
+std::vector<Shown> blocks_shown(const std::string& html) {
+  std::vector<Shown> out;
+  static const std::regex kBlock(
+      "<div class=\"block (kept|removed)\" id=\"b\\d+\" data-stage=\"([^\"]*)\" data-xpath=\"([^\"]*)\"[^>]*>\\n"
+      "<div class=\"why\">[^\\n]*</div>\\n<div class=\"text\">([^<]*)</div>");
+  for (std::sregex_iterator it(html.begin(), html.end(), kBlock), end; it != end; ++it)
+    out.push_back({(*it)[1] == "kept", unescape((*it)[2]), unescape((*it)[3]), unescape((*it)[4])});
+  return out;
+}
+
+// The kept blocks are husk extract's text, paragraph by paragraph; each
+// block names the stage and an XPath; the metadata says where it was read.
+TEST(Explain, ThePageShowsWhatHuskExtractKeepsAndWhy) {
+  TempDir dir;
+  test::CommandResult r = run_husk("explain " + demo("en-news.html") + " -o " + dir.file("page.html"));
+  ASSERT_EQ(r.exit_code, 0);
+  const std::string html = test::read_file(dir.file("page.html"));
+  std::vector<Shown> shown = blocks_shown(html);
+  ASSERT_GT(shown.size(), 10u);
+  auto record = nlohmann::json::parse(test::lines(run_husk("extract " + demo("en-news.html")).out).at(0));
+  std::string kept_text;
+  std::size_t kept = 0;
+  for (const Shown& s : shown) {
+    EXPECT_EQ(s.stage, "learned model");
+    EXPECT_TRUE(s.xpath.starts_with("/html/body/")) << s.xpath;
+    if (!s.kept) continue;
+    ++kept;
+    kept_text += (kept_text.empty() ? "" : "\n\n") + s.text;
+  }
+  EXPECT_EQ(kept_text, record["text"].get<std::string>());
+  EXPECT_LT(kept, shown.size());
+  EXPECT_NE(html.find("<td>title</td><td>" + record["title"].get<std::string>() + "</td><td>the headline rule"),
+            std::string::npos);
+  EXPECT_NE(html.find(std::to_string(kept) + " blocks kept"), std::string::npos);
+}
+
+// A removed block's XPath, written into a site rule as written on the
+// page, selects that block: the rule keeps exactly its text.
+TEST(Explain, AnXPathItShowsIsOneASiteRuleCanName) {
+  TempDir dir;
+  const std::string page = dir.file("p.html");
+  test::write_file(page,
+                   "<html><head><title>Shop</title></head><body><div class=\"top\"><p>Opening hours today and "
+                   "tomorrow</p></div><div><div><p>First paragraph of the long story about the harbour and its "
+                   "warehouses, with enough words to be read as content.</p><p>Second paragraph of the story, "
+                   "again long enough to be taken for what the page is about.</p></div><ul><li><a href=/a>A "
+                   "related story</a></li><li><a href=/b>Another related story</a></li></ul></div></body></html>");
+  test::CommandResult r = run_husk("explain " + page + " --extractor density");
+  ASSERT_EQ(r.exit_code, 0);
+  std::vector<Shown> shown = blocks_shown(r.out);
+  ASSERT_GE(shown.size(), 4u);
+  for (const Shown& target : shown) {
+    std::filesystem::create_directories(dir.path() / "sites");
+    test::write_file(dir.file("sites/p.toml"), "[[rule]]\nmatch = \"p\\\\.html\"\ninclude = [\"" + target.xpath + "\"]\n");
+    test::CommandResult e = run_husk("extract --sites " + dir.file("sites") + " " + page);
+    ASSERT_EQ(e.exit_code, 0);
+    auto record = nlohmann::json::parse(test::lines(e.out).at(0));
+    EXPECT_EQ(record["extractor"], "xpath") << target.xpath;
+    EXPECT_EQ(record["text"], target.text) << target.xpath;
+  }
+  // Under the rule, explain names the site rule as the stage.
+  test::CommandResult ruled = run_husk("explain --sites " + dir.file("sites") + " " + page);
+  ASSERT_EQ(ruled.exit_code, 0);
+  EXPECT_EQ(blocks_shown(ruled.out).at(0).stage, "site rule");
+}
+
+// A page of a WARC or JSONL file is chosen by its id or URL; an unknown
+// one is a clear error.
+TEST(Explain, PicksAPageByIdOrUrlAndNamesAMissingOne) {
+  TempDir dir;
+  const std::string in = dir.file("in.jsonl");
+  test::write_file(in, nlohmann::json({{"id", "a"}, {"url", "https://x.example/a"}, {"html", "<p>Alpha page text here.</p>"}}).dump() +
+                           "\n" +
+                           nlohmann::json({{"id", "b"}, {"url", "https://x.example/b"}, {"html", "<p>Beta page words.</p>"}}).dump() +
+                           "\n");
+  test::CommandResult first = run_husk("explain " + in + " 2>" + dir.file("err"));
+  EXPECT_EQ(first.exit_code, 0);
+  EXPECT_NE(first.out.find("husk explain: a<"), std::string::npos);
+  EXPECT_NE(test::read_file(dir.file("err")).find("--id ID picks another"), std::string::npos);
+  test::CommandResult b = run_husk("explain " + in + " --id b");
+  EXPECT_NE(b.out.find("Beta page words."), std::string::npos);
+  test::CommandResult by_url = run_husk("explain " + in + " --id https://x.example/b");
+  EXPECT_NE(by_url.out.find("Beta page words."), std::string::npos);
+  test::CommandResult none = run_husk("explain " + in + " --id c 2>" + dir.file("err"));
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(test::read_file(dir.file("err")).find("no page with id or URL \"c\""), std::string::npos);
+}
+
+// Headless Chromium renders the page: the DOM it builds holds the marks,
+// and a screenshot is kept in the build tree for whoever changes the view
+// (build/tests/explain.png).
+TEST(Explain, ChromiumRendersTheMarks) {
+  if (system("command -v chromium >/dev/null 2>&1") != 0) {
+    test::missing("chromium (make deps installs it)");
+    GTEST_SKIP() << "chromium is not installed";
+  }
+  TempDir dir;
+  ASSERT_EQ(run_husk("explain " + demo("en-news.html") + " -o " + dir.file("page.html")).exit_code, 0);
+  const std::string chromium = "chromium --headless --no-sandbox --disable-gpu --user-data-dir=" + dir.file("profile") + " ";
+  test::CommandResult dom = test::run_command(chromium + "--dump-dom file://" + dir.file("page.html") + " 2>/dev/null");
+  ASSERT_EQ(dom.exit_code, 0);
+  std::vector<Shown> shown = blocks_shown(dom.out);
+  std::size_t kept = std::count_if(shown.begin(), shown.end(), [](const Shown& s) { return s.kept; });
+  EXPECT_GT(shown.size(), 10u) << dom.out.substr(0, 2000);
+  EXPECT_GT(kept, 0u);
+  EXPECT_LT(kept, shown.size());
+  const std::string png = std::filesystem::path(HUSK_BINARY).parent_path() / "tests" / "explain.png";
+  test::CommandResult shot = test::run_command(chromium + "--window-size=1200,1600 --screenshot=" + png + " file://" +
+                                               dir.file("page.html") + " 2>&1");
+  ASSERT_EQ(shot.exit_code, 0) << shot.out;
+  EXPECT_GT(std::filesystem::file_size(png), 20000u);
+}
+
+}  // namespace
+}  // namespace husk
