@@ -77,15 +77,17 @@ std::string measure_of(const DedupOptions& o) {
 // The HTML report of a run (histograms of the signer's measure, clusters
 // at the report's settings), from the loaded pages: the run's clusters,
 // and the search's statistics measured again on those pages.
-Status write_report(const DedupArgs& args, const std::vector<DedupPage>& pages, const CorpusResult& result,
-                    double seconds) {
+Status write_report(const DedupArgs& args, const std::vector<DedupPage>& pages, const std::vector<std::string>& texts,
+                    const CorpusResult& result, double seconds) {
   DedupReport report;
   report.method = args.options.method;
   report.setting = setting_of(args.options);
   report.pages = pages.size();
   report.seconds = seconds;
-  if (Result<std::vector<Pair>> pairs = find_pairs(pages, args.options, &report.stats); !pairs.ok())
-    return pairs.status();
+  report.measure = measure_of(args.options);
+  Result<std::vector<Pair>> pairs = find_pairs(pages, args.options, &report.stats);
+  if (!pairs.ok()) return pairs.status();
+  report.pairs = std::move(*pairs);
   for (const DedupOptions& v : report_settings(args.options)) {
     auto vp = find_pairs(pages, v);
     if (vp.ok()) report.settings.emplace_back(setting_of(v), cluster_pages(pages, *vp, v));
@@ -97,7 +99,7 @@ Status write_report(const DedupArgs& args, const std::vector<DedupPage>& pages, 
     cluster.main = index[c.main];
     for (const std::string& m : c.members) cluster.members.push_back(index[m]);
   }
-  return write_dedup_report(args.report, report, pages);
+  return write_dedup_report(args.report, report, pages, texts);
 }
 
 // The run: the library's dedup() chooses the engine (husk/corpus.h); this
@@ -161,7 +163,7 @@ int run_dedup(DedupArgs args) {
   // rank 0, which writes --report, loads the pages for it beside.
   const bool load = !corpus || (!args.report.empty() && rank == 0);
   if (load) {
-    loaded = load_dedup_pages(args.inputs, args.jobs);
+    loaded = load_dedup_pages(args.inputs, args.jobs, /*keep_texts=*/!args.report.empty());
     without_signature = loaded.without_signature;
     input_errors = loaded.errors;
     record_errors = loaded.record_errors;
@@ -209,7 +211,7 @@ int run_dedup(DedupArgs args) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!args.report.empty())
-      if (Status st = write_report(args, loaded.pages, result, seconds); !st.ok()) return fail("dedup", st.message(), 1);
+      if (Status st = write_report(args, loaded.pages, loaded.texts, result, seconds); !st.ok()) return fail("dedup", st.message(), 1);
     std::size_t clustered = 0;
     for (const CorpusCluster& c : result.clusters) clustered += c.members.size() >= 2 ? c.members.size() : 0;
     std::fprintf(stderr, "husk dedup: %llu pages, %llu pairs from %llu candidates, %zu pages in clusters, %.2f s in all\n",

@@ -44,7 +44,8 @@ Status number_field(const nlohmann::json& j, const char* name, const Line& line,
   return Status();
 }
 
-Loaded from_record(const Line& line) {
+// With `keep_text`, a signed record's text is kept too (for the report).
+Loaded from_record(const Line& line, bool keep_text = false) {
   Loaded l;
   Result<nlohmann::json> parsed = json_object(line);
   if (!parsed.ok()) {
@@ -72,7 +73,7 @@ Loaded from_record(const Line& line) {
     l.page.sig = std::move(*sig);
     l.has_signature = l.usable = true;
     // The text only tells the language, when the record does not.
-    if (l.page.language.empty()) (void)string_field(j, "text", line, l.text);
+    if (l.page.language.empty() || keep_text) (void)string_field(j, "text", line, l.text);
     return l;
   }
   if (j.contains("error")) return l;
@@ -114,7 +115,7 @@ Inputs classify(const std::vector<std::string>& inputs) {
 
 }  // namespace
 
-LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs) {
+LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts) {
   LoadedPages out;
   std::vector<Loaded> loaded;
   jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
@@ -130,10 +131,10 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
         !st.ok())
       out.errors.push_back(std::move(st));
 
-  auto read_record = [](const Line& line) {
-    Loaded l = from_record(line);
+  auto read_record = [keep_texts](const Line& line) {
+    Loaded l = from_record(line, keep_texts);
     identify(l);
-    if (l.has_signature) l.text.clear();
+    if (l.has_signature && !keep_texts) l.text.clear();
     return l;
   };
   for (Status& st : over_lines<Loaded>(records, jobs, read_record,
@@ -182,6 +183,7 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
       out.record_errors.push_back(std::move(l.error));
     } else if (l.usable && l.has_signature) {
       out.pages.push_back(std::move(l.page));
+      if (keep_texts) out.texts.push_back(std::move(l.text));
     } else {
       ++out.without_signature;
     }

@@ -22,13 +22,14 @@ namespace husk::cli {
 
 struct LoadedPages {
   std::vector<DedupPage> pages;
+  std::vector<std::string> texts;     // with keep_texts: each page's text ("" when its record had none)
   std::size_t without_signature = 0;  // failed pages and records with nothing to sign
   std::size_t signed_here = 0;
   std::vector<Status> errors;         // inputs that could not be read
   std::vector<Status> record_errors;  // records that are malformed (file:line and field)
 };
 
-LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs);
+LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts = false);
 
 // The same inputs as a stream, for the corpus-scale search: each page's
 // ordinal is its position among all records and pages of the inputs; only

@@ -4,6 +4,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "base/text_util.h"
 #include "eval/report.h"
@@ -46,6 +48,122 @@ Status write(const std::filesystem::path& path, const std::string& text) {
   out.flush();
   if (!out) return Status(Code::kIo, path.string() + ": cannot write");
   return Status();
+}
+
+// A text's paragraphs (blank-line separated; a text without blank lines is
+// one paragraph per line).
+std::vector<std::string_view> paragraphs(std::string_view text) {
+  std::vector<std::string_view> out;
+  const bool blank_lines = text.find("\n\n") != std::string_view::npos;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find(blank_lines ? "\n\n" : "\n", at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view p = trim(text.substr(at, end - at));
+    if (!p.empty()) out.push_back(p);
+    at = end + (blank_lines ? 2 : 1);
+  }
+  return out;
+}
+
+// One column of the side-by-side view: each paragraph marked shared (the
+// other text has it, white space aside) or differing.
+std::string text_column(std::string_view text, std::string_view other) {
+  std::unordered_set<std::string> theirs;
+  for (std::string_view p : paragraphs(other)) theirs.insert(collapse_space(p));
+  std::string out;
+  for (std::string_view p : paragraphs(text)) {
+    const bool shared = theirs.count(collapse_space(p)) > 0;
+    out += std::string("<p class=\"") + (shared ? "shared" : "differs") + "\">" + xml_escape(p, false) + "</p>\n";
+  }
+  return out;
+}
+
+std::string score_text(double score, const std::string& measure) {
+  char buf[48];
+  if (measure == "equal") return "the same signature";
+  if (measure == "hamming") {
+    std::snprintf(buf, sizeof buf, "Hamming %d", static_cast<int>(score));
+  } else {
+    std::snprintf(buf, sizeof buf, "%s %.3f", measure.c_str(), score);
+  }
+  return buf;
+}
+
+constexpr const char* kClustersStyle = R"(
+body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 80em; color: #222; }
+table.members { border-collapse: collapse; } table.members td, table.members th { border-bottom: 1px solid #ddd; padding: .2em .5em; text-align: left; }
+.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; margin: .6em 0 1.4em; }
+.pair h4 { margin: .2em 0; font-size: .9em; }
+p.shared { background: #eef3fb; border-left: 4px solid #7a9cc6; padding: .2em .5em; margin: .3em 0; }
+p.differs { background: #fdf3e3; border-left: 4px solid #d9912b; padding: .2em .5em; margin: .3em 0; }
+.note { color: #666; font-size: .9em; }
+)";
+
+// clusters.html: every cluster (the kReportClusters largest), its members
+// and their scores, and texts side by side.
+std::string clusters_page(const DedupReport& r, const std::vector<DedupPage>& pages,
+                          const std::vector<std::string>& texts, const std::vector<const Cluster*>& order) {
+  std::unordered_map<uint64_t, const Pair*> pair_of;
+  pair_of.reserve(r.pairs.size());
+  auto key = [](uint32_t a, uint32_t b) { return (static_cast<uint64_t>(std::min(a, b)) << 32) | std::max(a, b); };
+  for (const Pair& p : r.pairs) pair_of.emplace(key(p.a, p.b), &p);
+  auto text_of = [&](uint32_t page) -> std::string_view {
+    return page < texts.size() ? std::string_view(texts[page]) : std::string_view();
+  };
+  std::ostringstream html;
+  html << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>husk dedup: clusters</title><style>"
+       << kClustersStyle << "</style></head><body>\n<h1>husk dedup: " << xml_escape(r.method, true) << " "
+       << xml_escape(r.setting, true) << ", " << r.clusters.size() << " clusters</h1>\n"
+       << "<p class=\"note\">Largest first" << (order.size() < r.clusters.size() ? ", the first " + std::to_string(order.size()) : std::string())
+       << ". Each member's score is its pair's with the main page; a member with no pair of its own with the main page "
+          "was joined through another member, named with that pair's score. Beside the main page's text, the first "
+       << kReportTexts << " members' texts: <span style=\"background:#eef3fb\">paragraphs both texts hold</span>, "
+       << "<span style=\"background:#fdf3e3\">paragraphs only one holds</span>.</p>\n";
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    const Cluster& c = *order[n];
+    const DedupPage& main = pages[c.main];
+    html << "<section class=\"cluster\" id=\"c" << n + 1 << "\" data-size=\"" << c.members.size() << "\">\n<h2>Cluster "
+         << n + 1 << ": " << c.members.size() << " pages, main " << xml_escape(main.id, false) << "</h2>\n"
+         << "<table class=\"members\"><tr><th>page</th><th>url</th><th>title</th><th>language</th><th>score</th></tr>\n";
+    for (uint32_t m : c.members) {
+      const DedupPage& p = pages[m];
+      std::string score;
+      if (m == c.main) {
+        score = "main page";
+      } else if (auto it = pair_of.find(key(m, c.main)); it != pair_of.end()) {
+        score = score_text(it->second->score, r.measure);
+      } else {
+        // Joined through another member: its best pair inside the cluster.
+        const Pair* best = nullptr;
+        for (uint32_t o : c.members)
+          if (o != m)
+            if (auto it2 = pair_of.find(key(m, o)); it2 != pair_of.end() && (best == nullptr || it2->second->score > best->score))
+              best = it2->second;
+        score = best == nullptr ? "joined through the cluster"
+                                : "via " + pages[best->a == m ? best->b : best->a].id + ": " + score_text(best->score, r.measure);
+      }
+      html << "<tr class=\"member\" data-id=\"" << xml_escape(p.id, true) << "\"><td>" << xml_escape(p.id, false)
+           << "</td><td>" << xml_escape(p.url, false) << "</td><td>" << xml_escape(p.title, false) << "</td><td>"
+           << xml_escape(p.language, false) << "</td><td>" << xml_escape(score, false) << "</td></tr>\n";
+    }
+    html << "</table>\n";
+    std::size_t shown = 0;
+    for (uint32_t m : c.members) {
+      if (m == c.main || shown == kReportTexts) continue;
+      ++shown;
+      if (text_of(c.main).empty() && text_of(m).empty()) {
+        html << "<p class=\"note\">No texts: the input's records hold none (husk sign leaves them out; "
+                "run husk dedup on husk extract's records to see them).</p>\n";
+        break;
+      }
+      html << "<div class=\"pair\"><div><h4>" << xml_escape(main.id, false) << " (main)</h4>\n"
+           << text_column(text_of(c.main), text_of(m)) << "</div><div><h4>" << xml_escape(pages[m].id, false)
+           << "</h4>\n" << text_column(text_of(m), text_of(c.main)) << "</div></div>\n";
+    }
+    html << "</section>\n";
+  }
+  html << "</body></html>\n";
+  return html.str();
 }
 
 }  // namespace
@@ -98,7 +216,8 @@ std::string bar_chart_svg(const std::string& title, const std::string& x_label,
   return svg.str();
 }
 
-Status write_dedup_report(const std::string& dir, const DedupReport& r, const std::vector<DedupPage>& pages) {
+Status write_dedup_report(const std::string& dir, const DedupReport& r, const std::vector<DedupPage>& pages,
+                          const std::vector<std::string>& texts) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -148,15 +267,19 @@ Status write_dedup_report(const std::string& dir, const DedupReport& r, const st
     html << "<h2>Candidate distances</h2>\n<img src=\"distances.svg\" alt=\"candidate distances\">\n";
   }
 
-  // Top 10.
-  std::vector<const Cluster*> top;
-  for (const Cluster& c : r.clusters) top.push_back(&c);
-  std::stable_sort(top.begin(), top.end(), [](const Cluster* a, const Cluster* b) { return a->members.size() > b->members.size(); });
-  if (top.size() > 10) top.resize(10);
+  // Every cluster, largest first; the top 10.
+  std::vector<const Cluster*> order;
+  for (const Cluster& c : r.clusters) order.push_back(&c);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Cluster* a, const Cluster* b) { return a->members.size() > b->members.size(); });
+  if (order.size() > kReportClusters) order.resize(kReportClusters);
+  if (Status st = write(root / "clusters.html", clusters_page(r, pages, texts, order)); !st.ok()) return st;
+  std::vector<const Cluster*> top(order.begin(), order.begin() + std::min<std::size_t>(order.size(), 10));
   std::ostringstream top_csv;
   nlohmann::ordered_json top_json = nlohmann::json::array();
   top_csv << "rank,size,main,url,title\n";
-  html << "<h2>Top " << top.size() << " clusters</h2>\n<table border=\"1\" cellpadding=\"4\"><tr><th>#</th><th>size</th>"
+  html << "<h2>Top " << top.size() << " clusters</h2>\n<p><a href=\"clusters.html\">Every cluster: its members, their "
+          "scores and their texts side by side</a></p>\n<table border=\"1\" cellpadding=\"4\"><tr><th>#</th><th>size</th>"
        << "<th>main page</th><th>url</th><th>title</th></tr>\n";
   for (std::size_t i = 0; i < top.size(); ++i) {
     const DedupPage& m = pages[top[i]->main];
@@ -169,7 +292,7 @@ Status write_dedup_report(const std::string& dir, const DedupReport& r, const st
     j["url"] = m.url;
     j["title"] = m.title;
     top_json.push_back(j);
-    html << "<tr><td>" << i + 1 << "</td><td>" << top[i]->members.size() << "</td><td>" << xml_escape(m.id, true)
+    html << "<tr><td><a href=\"clusters.html#c" << i + 1 << "\">" << i + 1 << "</a></td><td>" << top[i]->members.size() << "</td><td>" << xml_escape(m.id, true)
          << "</td><td>" << xml_escape(m.url, true) << "</td><td>" << xml_escape(m.title, true) << "</td></tr>\n";
   }
   html << "</table>\n</body>\n";

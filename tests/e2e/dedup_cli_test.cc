@@ -212,6 +212,47 @@ TEST(DedupCli, ReportAndPairsAndUsageErrors) {
   EXPECT_EQ(run_husk("dedup " + dir.file("missing.jsonl") + " 2>/dev/null").exit_code, 1);
 }
 
+// clusters.html: each cluster's members with their score against the main
+// page, and their texts beside the main page's with the paragraphs they
+// share and those only one holds marked; headless Chromium renders it (a
+// screenshot is kept in build/tests/dedup-report.png).
+TEST(DedupCli, TheReportShowsEachClustersMembersScoresAndTexts) {
+  TempDir dir;
+  const std::string p1 = story(0, 0), p2 = story(1, 0), p3 = story(2, 0);
+  std::string in;
+  in += nlohmann::json({{"id", "main"}, {"url", "http://e.com/a"}, {"title", "Harbour"}, {"text", p1 + "\n\n" + p2 + "\n\n" + p3}}).dump() + "\n";
+  in += nlohmann::json({{"id", "copy"}, {"url", "http://e.com/b"}, {"title", "Harbour again"},
+                        {"text", p1 + "\n\n" + p2 + "\n\n" + p3 + "\n\nCorrection: an earlier version named the wrong street."}})
+            .dump() + "\n";
+  in += nlohmann::json({{"id", "other"}, {"text", story(3, 0)}}).dump() + "\n";
+  write_file(dir.file("in.jsonl"), in);
+  ASSERT_EQ(run_husk("dedup --report " + dir.file("report") + " " + dir.file("in.jsonl") + " 2>/dev/null").exit_code, 0);
+  const std::string html = test::read_file(dir.file("report/clusters.html"));
+  EXPECT_NE(test::read_file(dir.file("report/index.html")).find("href=\"clusters.html#c1\""), std::string::npos);
+  EXPECT_NE(html.find("<section class=\"cluster\" id=\"c1\" data-size=\"2\">"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>main</td><td>http://e.com/a</td><td>Harbour</td><td>en</td><td>main page</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>copy</td><td>http://e.com/b</td><td>Harbour again</td><td>en</td><td>jaccard 0."), std::string::npos);
+  EXPECT_EQ(html.find("data-id=\"other\""), std::string::npos) << "a page in no cluster is not listed";
+  EXPECT_NE(html.find("<p class=\"differs\">Correction: an earlier version named the wrong street.</p>"), std::string::npos);
+  EXPECT_NE(html.find("<p class=\"shared\">" + p2 + "</p>"), std::string::npos);
+
+  if (system("command -v chromium >/dev/null 2>&1") != 0) {
+    test::missing("chromium (make deps installs it)");
+    GTEST_SKIP() << "chromium is not installed";
+  }
+  const std::string chromium = "chromium --headless --no-sandbox --disable-gpu --user-data-dir=" + dir.file("profile") + " ";
+  test::CommandResult dom = test::run_command(chromium + "--dump-dom file://" + dir.file("report/clusters.html") + " 2>/dev/null");
+  ASSERT_EQ(dom.exit_code, 0);
+  EXPECT_NE(dom.out.find("<tr class=\"member\" data-id=\"copy\">"), std::string::npos) << dom.out.substr(0, 2000);
+  EXPECT_NE(dom.out.find("<p class=\"differs\">Correction"), std::string::npos);
+  const std::string png = std::filesystem::path(HUSK_BINARY).parent_path() / "tests" / "dedup-report.png";
+  ASSERT_EQ(test::run_command(chromium + "--window-size=1300,1200 --screenshot=" + png + " file://" +
+                              dir.file("report/clusters.html") + " >/dev/null 2>&1")
+                .exit_code,
+            0);
+  EXPECT_GT(std::filesystem::file_size(png), 20000u);
+}
+
 TEST(DedupCli, EvalDedupAgainstPairsAndClusters) {
   TempDir dir;
   write_file(dir.file("clusters.jsonl"), "{\"cluster\":0,\"size\":3,\"main\":\"a\",\"members\":[\"a.html\",\"b\",\"c\"]}\n");
