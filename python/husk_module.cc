@@ -14,6 +14,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "husk/explain.h"
 #include "husk/husk.h"
 
 namespace py = pybind11;
@@ -127,6 +128,15 @@ class PyProcessor {
       r = processor_->process(page);
     }
     return record(r);
+  }
+
+  // husk explain's page (husk/explain.h) for one page.
+  std::string explain(const py::object& html, const py::object& url) const {
+    RawPage page = raw_page(html, url);
+    py::gil_scoped_release release;
+    Trace trace;
+    PageResult r = processor_->process(page, &trace);
+    return explain_html(r, trace);
   }
 
   // Pages processed on `jobs` threads, the results in input order. Each
@@ -572,6 +582,7 @@ PYBIND11_MODULE(_husk, m) {
            py::arg("page_timeout_ms") = kDefaultPageTimeoutMs, py::arg("sites") = py::none(),
            py::arg("templates") = py::none())
       .def("process", &PyProcessor::process, py::arg("html"), py::arg("url") = py::none())
+      .def("explain", &PyProcessor::explain, py::arg("html"), py::arg("url") = py::none())
       .def("process_batch", &PyProcessor::process_batch, py::arg("batch"), py::arg("jobs") = 0);
 
   m.def("normalize", &normalize_text, py::arg("text"));

@@ -32,6 +32,9 @@ class Processor:
         html as bytes is decoded from its charset; as str it is taken as text. A page that fails
         comes back with an "error" field, as in the CLI.
         """
+    def explain(self, html: Html, url: Optional[str] = None) -> str:
+        """husk explain's HTML page for one page: each block kept or removed, the stage that decided,
+        its XPath, and where each metadata field was read (docs/cli.md, "husk explain")."""
     def process_batch(self, batch: List[Tuple[Optional[str], Optional[str], Html, Optional[str]]],
                       jobs: int = 0) -> List[dict]:
         """(id, url, html, content_type) tuples processed on `jobs` threads (0: one per core), results in

@@ -1,8 +1,10 @@
 """husk from Python: the same records, signatures and clusters as the CLI; errors, never crashes."""
 import json
 import os
+import re
 import subprocess
 import threading
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -91,6 +93,15 @@ def test_clusters_equal_husk_dedup_on_the_near_duplicate_pairs():
     got = husk.dedup(records)
     assert len(got) > 10
     assert got == want
+
+
+def test_explain_shows_the_blocks_process_keeps():
+    html = (ROOT / "fixtures" / "demo" / "en-news.html").read_bytes()
+    processor = husk.Processor()
+    page = processor.explain(html)
+    kept = re.findall(r'<div class="block kept"[^>]*>\n<div class="why">[^\n]*</div>\n<div class="text">([^<]*)</div>', page)
+    assert kept and "\n\n".join(unescape(k) for k in kept) == processor.process(html)["text"]
+    assert 'class="block removed"' in page and 'data-xpath="/html/body/' in page
 
 
 def test_process_many_keeps_input_order_and_matches_process():
