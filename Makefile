@@ -28,7 +28,7 @@ APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   python3-venv python3-build python3-scrapy \
   python3.11-doc postgresql-doc-15 git-doc apache2-doc wget time curl lmdb-utils chromium
 
-.PHONY: all deps build demo test bench bench-scale load fuzz clean python
+.PHONY: all deps build demo test docs-check bench bench-scale load fuzz sanitize clean python
 
 all: build
 
@@ -58,6 +58,13 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+# The documents against the commands: every figure a test can recompute
+# (the dedup tables, the collections' floors, the template figures), the
+# quick starts run as written, and every shell block of README.md and
+# docs/ run by a named test or marked with why not. Part of `make test`.
+docs-check: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -R '^(Docs|QualityGate|TemplateDocs)\.'
 
 # The Python module, built and installed for Debian's python3 (`import husk`).
 python: build
@@ -107,6 +114,22 @@ load: build
 	@kill -TERM $$(cat out/load.pid); rm -f out/load.pid
 	@bash -c 'time $(BUILD)/husk extract -j1 $(DATASETS)/article-extraction-benchmark/html -o /dev/null'
 
+# The suite under AddressSanitizer and UndefinedBehaviorSanitizer (every
+# test, the binaries they start included), then the tests that run threads
+# (the service, the hook, the corpus engine, --jobs) under ThreadSanitizer.
+# Each in its own build tree; not part of `make test`, whose 15 minutes on
+# two cores the sanitized builds alone would exceed.
+SANITIZE_THREAD_TESTS ?= Service|Hook|Corpus|Jobs|Index
+sanitize: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHUSK_SANITIZE=address,undefined \
+	  -DHUSK_BUILD_BENCH=OFF -DHUSK_BUILD_PYTHON=OFF
+	cmake --build build-asan -j$(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHUSK_SANITIZE=thread \
+	  -DHUSK_BUILD_BENCH=OFF -DHUSK_BUILD_PYTHON=OFF
+	cmake --build build-tsan -j$(JOBS)
+	cd build-tsan && ctest --output-on-failure -j$(JOBS) -R '$(SANITIZE_THREAD_TESTS)'
+
 # libFuzzer target for decode + parse + extract (clang).
 fuzz: deps
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends clang libclang-rt-14-dev >/dev/null
@@ -117,4 +140,4 @@ fuzz: deps
 	@echo "targets: fuzz_extract fuzz_warc fuzz_records fuzz_config fuzz_metadata (tests/fuzz/CMakeLists.txt names their seeds)"
 
 clean:
-	rm -rf $(BUILD) build-fuzz out
+	rm -rf $(BUILD) build-fuzz build-asan build-tsan out

@@ -1,9 +1,11 @@
 // The documents against what the commands print: a figure a command can
 // produce is checked against that command, so the docs cannot drift.
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/text_util.h"
 #include "unit/test_util.h"
 
 namespace husk {
@@ -134,6 +136,84 @@ TEST(Docs, TheSiteOperatorQuickStartRunsAsWritten) {
   std::vector<std::string> pages = test::lines(test::read_file(dir.file("pages.jsonl")));
   ASSERT_EQ(pages.size(), 6u);
   for (const std::string& page : pages) EXPECT_EQ(nlohmann::json::parse(page)["extractor"], "xpath") << page;
+}
+
+// README's quick start for a crawler runs as written (on a free port
+// instead of 8080): the service answers the page with its record and
+// verdict, and the hook answers the piped page.
+TEST(Docs, TheCrawlerQuickStartRunsAsWritten) {
+  std::string block = readme_block("**A crawler, page by page.**");
+  ASSERT_FALSE(block.empty());
+  const std::string port = std::to_string(test::free_port());
+  for (std::size_t at; (at = block.find("8080")) != std::string::npos;) block.replace(at, 4, port);
+  test::TempDir dir;
+  test::write_file(dir.file("quick.sh"), "set -e\n" + block + "kill %1\n");
+  test::CommandResult run = test::run_command("cd " + dir.path().string() + " && ln -s " + HUSK_BUILD_DIR +
+                                              " build && ln -s " + HUSK_SOURCE_DIR +
+                                              "/fixtures fixtures && timeout 60 bash quick.sh 2>/dev/null");
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  // curl prints the service's answer without a line break; the hook's
+  // line follows it.
+  const std::size_t second = run.out.find("{\"id\"", 1);
+  ASSERT_NE(second, std::string::npos) << run.out;
+  const std::vector<std::string> answers = {run.out.substr(0, second), run.out.substr(second)};
+  auto served = nlohmann::json::parse(answers[0]);
+  EXPECT_EQ(served["url"], "https://news.example/a");
+  EXPECT_EQ(served["title"], "Harbour warehouses to become a public library");
+  EXPECT_TRUE(served.contains("duplicate_of"));
+  auto hooked = nlohmann::json::parse(answers[1]);
+  EXPECT_EQ(hooked["url"], "https://news.example/a");
+  EXPECT_TRUE(hooked.contains("sig"));
+}
+
+// Every ```sh block of README.md and docs/ says, on the line before it,
+// which tests run it (<!-- runs in: Suite.Test, ... -->, each a test that
+// exists) or why none does (<!-- not run: reason -->), so that an example
+// nobody runs is a choice written down, not an accident.
+TEST(Docs, EveryShellBlockRunsInATestOrSaysWhyNot) {
+  std::string sources;
+  for (const auto& dir : {"tests/e2e", "tests/unit", "python/tests"})
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(HUSK_SOURCE_DIR) + "/" + dir))
+      sources += test::read_file(entry.path().string());
+  auto test_exists = [&](const std::string& name) {
+    const std::size_t dot = name.find('.');
+    if (dot == std::string::npos) return sources.find("def " + name + "(") != std::string::npos;
+    return sources.find("TEST(" + name.substr(0, dot) + ", " + name.substr(dot + 1) + ")") != std::string::npos ||
+           sources.find("TEST_F(" + name.substr(0, dot) + ", " + name.substr(dot + 1) + ")") != std::string::npos;
+  };
+  std::vector<std::string> documents = {"README.md"};
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(HUSK_SOURCE_DIR) + "/docs"))
+    if (entry.path().extension() == ".md") documents.push_back("docs/" + entry.path().filename().string());
+  std::size_t blocks = 0;
+  for (const std::string& doc : documents) {
+    std::vector<std::string> lines;
+    std::istringstream text(test::read_file(std::string(HUSK_SOURCE_DIR) + "/" + doc));
+    for (std::string line; std::getline(text, line);) lines.push_back(line);
+    bool inside = false;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (!lines[i].starts_with("```")) continue;
+      inside = !inside;  // a fence opens a block or closes the open one
+      if (!inside || lines[i] != "```sh") continue;
+      ++blocks;
+      const std::string where = doc + ":" + std::to_string(i + 1);
+      const std::string before = i > 0 ? lines[i - 1] : "";
+      if (before.starts_with("<!-- not run: ") && before.ends_with(" -->") && before.size() > 24) continue;
+      ASSERT_TRUE(before.starts_with("<!-- runs in: ") && before.ends_with(" -->"))
+          << where << ": a shell block needs <!-- runs in: TEST --> or <!-- not run: why --> on the line before it";
+      std::string names = before.substr(14, before.size() - 14 - 4);
+      std::size_t checked = 0;
+      for (std::size_t at = 0; at < names.size();) {
+        std::size_t end = names.find(',', at);
+        if (end == std::string::npos) end = names.size();
+        const std::string name(trim(std::string_view(names).substr(at, end - at)));
+        EXPECT_TRUE(test_exists(name)) << where << ": no test " << name;
+        ++checked;
+        at = end + 1;
+      }
+      EXPECT_GT(checked, 0u) << where;
+    }
+  }
+  EXPECT_GE(blocks, 19u);
 }
 
 }  // namespace
