@@ -28,7 +28,7 @@ APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   python3-venv python3-build python3-scrapy \
   python3.11-doc postgresql-doc-15 git-doc apache2-doc wget time curl lmdb-utils chromium
 
-.PHONY: all deps build demo test docs-check bench bench-scale load fuzz sanitize clean python
+.PHONY: all deps build demo test docs-check bench bench-prev bench-scale load fuzz sanitize clean python
 
 all: build
 
@@ -73,6 +73,13 @@ python: build
 # Whole-corpus throughput (Google Benchmark), against Gumbo parsing alone,
 # on the news articles and on WCXB's mixed pages;
 # near-duplicate search on a million fingerprints, against brute force.
+# With PREV=REV (a commit: the previous build), REV is built beside this one
+# (build-prev/, a git worktree) and both are timed in the same run: the CLI
+# as users run it (husk extract -j1, whole process, the two in turn,
+# tests/bench/compare_cli.py) and the library in-process (husk_bench), on
+# AEB and wcxb-dev.
+PREV ?=
+BENCH_SETS = $(DATASETS)/article-extraction-benchmark/html $(DATASETS)/wcxb-dev/html
 bench: build
 	$(BUILD)/tests/bench/husk_bench --corpus $(DATASETS)/article-extraction-benchmark/html \
 	  --site /usr/share/doc/python3.11/html --benchmark_counters_tabular=true
@@ -81,7 +88,22 @@ bench: build
 	$(BUILD)/tests/bench/husk_dedup_bench --benchmark_counters_tabular=true
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 tests/bench/python_bench.py $(BUILD)/husk \
 	  $(DATASETS)/article-extraction-benchmark/html
+	@if [ -n "$(PREV)" ]; then $(MAKE) --no-print-directory bench-prev; fi
 
+bench-prev: build
+	@test -n "$(PREV)" || { echo "bench-prev: name the previous build: PREV=REV"; exit 2; }
+	git worktree remove --force build-prev/src 2>/dev/null || true
+	git worktree add --force --detach build-prev/src $(PREV)
+	cmake -S build-prev/src -B build-prev/build -DCMAKE_BUILD_TYPE=Release -DHUSK_BUILD_PYTHON=OFF
+	cmake --build build-prev/build -j$(JOBS) --target husk husk_bench
+	for set in $(BENCH_SETS); do \
+	  python3 tests/bench/compare_cli.py -n 7 --vs "build-prev/build/husk extract -j1 $$set -o /dev/null" -- \
+	    $(BUILD)/husk extract -j1 $$set -o /dev/null || exit 1; \
+	  for b in build-prev/build $(BUILD); do echo "$$b, in-process:"; \
+	    $$b/tests/bench/husk_bench --corpus $$set --benchmark_filter='Extract/auto/jobs:1/' \
+	      --benchmark_counters_tabular=true || exit 1; done; \
+	done
+	git worktree remove --force build-prev/src
 # Corpus-scale dedup: a generated corpus of SCALE_DOCS documents (10%
 # planted near-copies), text -> clusters with husk dedup, timed from
 # outside, scored against the planted truth and brute force on a sample;
@@ -140,4 +162,4 @@ fuzz: deps
 	@echo "targets: fuzz_extract fuzz_warc fuzz_records fuzz_config fuzz_metadata (tests/fuzz/CMakeLists.txt names their seeds)"
 
 clean:
-	rm -rf $(BUILD) build-fuzz build-asan build-tsan out
+	rm -rf $(BUILD) build-fuzz build-asan build-tsan build-prev out
