@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "husk/sign.h"
@@ -154,5 +155,32 @@ std::vector<Pair> simhash_table_pairs(const std::vector<uint64_t>& fingerprints,
 // fewest false candidates) whose S-curve 1 - (1 - t^r)^b still gives a pair
 // at exactly t a 0.99 chance; b = n / r. Returns (b, r).
 std::pair<uint32_t, uint32_t> lsh_bands_for(double threshold, uint32_t minima);
+
+// ---- Segment-level dedup ----
+
+// Paragraphs seen on earlier pages of a run, left out of later texts
+// (CCNet's paragraph dedup, Wenzek et al. 2020; trafilatura's
+// --deduplicate): a site's notices, bylines and newsletter prompts, a
+// syndicated story's paragraphs. A paragraph is a blank-line separated
+// part of a clean text, compared by the hash of its words (white space
+// collapsed). Not thread-safe: a run filters its pages in their order, so
+// that the same pages give the same texts whatever the threads.
+class SeenParagraphs {
+ public:
+  // A paragraph is dropped once `repeats` earlier texts held it (1: the
+  // first page keeps it, every later one loses it). At most `capacity`
+  // distinct paragraphs are remembered; beyond it new ones are no longer
+  // counted (and never dropped), those already counted still are.
+  explicit SeenParagraphs(uint32_t repeats, std::size_t capacity = std::size_t(1) << 24);
+  // `text` without its paragraphs seen often enough already; counts each
+  // of its paragraphs once. Returns how many paragraphs it dropped.
+  std::size_t filter(std::string& text);
+  std::size_t remembered() const { return seen_.size(); }
+
+ private:
+  uint32_t repeats_;
+  std::size_t capacity_;
+  std::unordered_map<uint64_t, uint32_t> seen_;  // paragraph hash -> texts that held it
+};
 
 }  // namespace husk

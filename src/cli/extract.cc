@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/progress.h"
+#include "husk/dedup.h"
 #include "husk/explain.h"
 #include "ingest/lines.h"
 
@@ -37,6 +38,7 @@ struct ExtractArgs {
   bool precision = false;
   bool recall = false;
   bool all_statuses = false;
+  uint32_t dedup_paragraphs = 0;  // 0: off; N: drop a paragraph N earlier pages held
   std::string url_list;  // a file of URLs, one per line
   double fetch_timeout_s = IngestOptions{}.fetch_timeout_ms / 1000.0;
 };
@@ -121,7 +123,7 @@ std::string feature_lines(const PageResult& r, const Trace& trace) {
 // cascade, which finds its group's template (or falls back to density).
 IngestStats extract_with_templates(const ExtractArgs& args, const Processor& processor, TemplateStore& store,
                                    const IngestOptions& ingest_options,
-                                   const std::function<void(const PageResult&, const Trace*)>& emit, bool trace) {
+                                   const std::function<void(PageResult&, const Trace*)>& emit, bool trace) {
   IngestStats stats;
   std::vector<Document> documents = analyze_all(args.inputs, ingest_options, processor, args.jobs, false, stats);
   std::vector<TemplatePage> pages;
@@ -189,6 +191,9 @@ int run_extract(ExtractArgs args) {
   std::shared_ptr<TemplateStore> store;
   if (int code = processor_options(args, "extract", options, store); code != 0) return code;
   const std::vector<std::string> languages = language_list(args.languages);
+  if (args.dedup_paragraphs > 0 && (options.markdown || options.html))
+    return fail("extract", "--dedup-paragraphs leaves paragraphs out of text only: use it with --format jsonl or text, "
+                           "without --with-markdown or --with-html", 2);
   Result<Processor> processor = Processor::make(options);
   if (!processor.ok()) return fail("extract", processor.status().message(), 2);
   Output output;
@@ -215,7 +220,18 @@ int run_extract(ExtractArgs args) {
     return jsonl_format ? to_jsonl(r) : text_format ? to_text(r) : formatted(r, args.format);
   };
   // `written`: the page's output, when a worker formatted it already.
-  auto emit = [&](const PageResult& r, const Trace* t, const std::string* written = nullptr) {
+  // --dedup-paragraphs: in input order, whatever --jobs is.
+  std::optional<SeenParagraphs> seen;
+  if (args.dedup_paragraphs > 0) seen.emplace(args.dedup_paragraphs);
+  std::size_t paragraphs_dropped = 0;
+  auto emit = [&](PageResult& r, const Trace* t, const std::string* written = nullptr) {
+    if (seen && r.status.ok()) {
+      if (std::size_t dropped = seen->filter(r.text); dropped > 0) {
+        paragraphs_dropped += dropped;
+        r.warnings.push_back(std::to_string(dropped) + " paragraph(s) seen on earlier pages left out (--dedup-paragraphs)");
+        written = nullptr;  // formatted again below, without them
+      }
+    }
     if (!wanted(r)) {
       ++other_language;
     } else {
@@ -258,6 +274,9 @@ int run_extract(ExtractArgs args) {
   }
   progress.finish();
   output.out().flush();
+  if (seen)
+    std::cerr << "extract: " << paragraphs_dropped << " paragraph(s) seen on earlier pages left out (--dedup-paragraphs "
+              << args.dedup_paragraphs << ")\n";
   if (!languages.empty())
     std::cerr << "extract: " << other_language << " page(s) in other languages than --languages left out\n";
   for (const Status& st : stats.input_errors) fail("extract", st.message(), 1);
@@ -403,6 +422,10 @@ Command add_extract_command(CLI::App& app) {
   cmd->add_option("--state", args->state,
                   "Template store (LMDB) in DIR: template runs save what they learn, auto and template runs use it");
   cmd->add_option("--min-group", args->min_group_pages, "template: pages a site group needs to learn from")
+      ->capture_default_str();
+  cmd->add_option("--dedup-paragraphs", args->dedup_paragraphs,
+                  "Leave out of text each paragraph that N earlier pages of the run already held (a site's notices, "
+                  "a syndicated story's paragraphs; CCNet's paragraph dedup); 0: off. jsonl and text formats")
       ->capture_default_str();
   cmd->add_option("--dump-features", args->dump_features, "Write every block's features and label as JSONL to FILE");
   cmd->add_flag("--all-statuses", args->all_statuses,

@@ -181,6 +181,33 @@ TEST(Cli, HelpForEveryCommand) {
 
 // `husk` alone shows the commands; a misspelt command is named, with the
 // commands there are. Both are usage errors (exit 2).
+// --dedup-paragraphs leaves out of later pages the paragraphs earlier ones
+// held, in input order whatever --jobs is, and says how many on each page.
+TEST(Cli, DedupParagraphsFollowsTheInputOrderForAnyJobs) {
+  TempDir dir;
+  const std::string notice = "<p>Sign up for our newsletter and get the week's best stories every Friday morning.</p>";
+  for (int n = 0; n < 12; ++n) {
+    std::string p;
+    for (int i = 0; i < 60; ++i) p += "story" + std::to_string(n) + "word" + std::to_string(i) + " ";
+    write_file(dir.file("p" + std::to_string(10 + n) + ".html"),
+               "<html><body><article><h1>Story " + std::to_string(n) + "</h1><p>" + p + "</p>" + notice +
+                   "</article></body></html>");
+  }
+  test::CommandResult one = run_husk("extract -j1 --dedup-paragraphs 1 " + dir.path().string() + " 2>/dev/null");
+  test::CommandResult four = run_husk("extract -j4 --dedup-paragraphs 1 " + dir.path().string() + " 2>/dev/null");
+  ASSERT_EQ(one.exit_code, 0);
+  EXPECT_EQ(one.out, four.out);
+  std::vector<std::string> records = test::lines(one.out);
+  ASSERT_EQ(records.size(), 12u);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    auto r = nlohmann::json::parse(records[i]);
+    const bool has_notice = r["text"].get<std::string>().find("newsletter") != std::string::npos;
+    EXPECT_EQ(has_notice, i == 0) << r["text"];
+    EXPECT_EQ(r.contains("warnings"), i > 0) << records[i];
+  }
+  EXPECT_EQ(run_husk("extract --dedup-paragraphs 1 --format markdown " + dir.path().string() + " 2>/dev/null").exit_code, 2);
+}
+
 TEST(Cli, NoCommandOrAnUnknownOneShowsTheCommands) {
   test::CommandResult alone = run_husk("2>&1");
   EXPECT_EQ(alone.exit_code, 2);
