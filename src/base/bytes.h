@@ -56,7 +56,7 @@ struct ByteReader {
     auto n = take<uint32_t>();
     if (!ok || in.size() / sizeof(T) < n) return ok = false, std::vector<T>();
     std::vector<T> v(n);
-    std::memcpy(v.data(), in.data(), n * sizeof(T));
+    if (n > 0) std::memcpy(v.data(), in.data(), n * sizeof(T));  // an empty vector's data() may be null
     in.remove_prefix(n * sizeof(T));
     return v;
   }

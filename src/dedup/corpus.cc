@@ -165,7 +165,7 @@ bool decode(std::string_view in, Stored& s) {
   in.remove_prefix(probe_size);
   if (!take_bytes(in, s.terms) || !take_bytes(in, n) || in.size() < n * sizeof(uint32_t)) return false;
   s.sketch.resize(n);
-  std::memcpy(s.sketch.data(), in.data(), n * sizeof(uint32_t));
+  if (n > 0) std::memcpy(s.sketch.data(), in.data(), n * sizeof(uint32_t));  // an empty vector's data() may be null
   in.remove_prefix(n * sizeof(uint32_t));
   uint32_t url_size = 0;
   if (!take_bytes(in, url_size) || in.size() < url_size) return false;
@@ -452,7 +452,7 @@ struct CorpusDedup::Impl {
       if (Status st = file.read(0, size, bytes); !st.ok()) return st;
       file.discard();
       std::vector<Key> ks(size / sizeof(Key));
-      std::memcpy(ks.data(), bytes.data(), ks.size() * sizeof(Key));
+      if (!ks.empty()) std::memcpy(ks.data(), bytes.data(), ks.size() * sizeof(Key));
       bytes.clear();
       bytes.shrink_to_fit();
       group(ks);

@@ -206,10 +206,10 @@ bool decode_stored(std::string_view in, Stored& out) {
   at += 12;
   if ((in.size() - at) % sizeof(uint32_t) != 0 || minima > (in.size() - at) / sizeof(uint32_t)) return false;
   out.minhash.resize(minima);
-  std::memcpy(out.minhash.data(), in.data() + at, minima * sizeof(uint32_t));
+  if (minima > 0) std::memcpy(out.minhash.data(), in.data() + at, minima * sizeof(uint32_t));
   at += minima * sizeof(uint32_t);
   out.sketch.resize((in.size() - at) / sizeof(uint32_t));
-  std::memcpy(out.sketch.data(), in.data() + at, in.size() - at);
+  if (at < in.size()) std::memcpy(out.sketch.data(), in.data() + at, in.size() - at);
   return true;
 }
 

@@ -14,6 +14,16 @@
 
 namespace husk::test {
 
+// Whether the tests (and husk with them) were built with a sanitizer (make
+// sanitize): peak-memory bounds do not hold there (shadow memory, the
+// quarantine of freed blocks), and a program built without the sanitizer
+// cannot link the installed library.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 // A fresh directory removed when the object goes.
 class TempDir {
  public:
