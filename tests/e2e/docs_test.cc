@@ -115,18 +115,25 @@ TEST(Docs, TheContainmentTableIsWhatEvalDedupPrints) {
   }
 }
 
+// A README quick start's block run as written in `dir`, where build/ and
+// fixtures/ are the tree's, with the port it names replaced by a free one
+// and `after` appended (stderr to `stderr`: "&1" or "/dev/null").
+test::CommandResult run_quick_start(const std::string& section, const std::string& port_written,
+                                    const test::TempDir& dir, const std::string& after, const std::string& stderr_to) {
+  std::string block = readme_block(section);
+  if (block.empty()) return {};
+  const std::string port = std::to_string(test::free_port());
+  for (std::size_t at; (at = block.find(port_written)) != std::string::npos;) block.replace(at, port_written.size(), port);
+  test::write_file(dir.file("quick.sh"), "set -e\n" + block + after);
+  return test::run_command("cd " + dir.path().string() + " && ln -s " + HUSK_BUILD_DIR + " build && ln -s " +
+                           HUSK_SOURCE_DIR + "/fixtures fixtures && timeout 60 bash quick.sh 2>" + stderr_to);
+}
+
 // README's quick start for a site operator runs as written (on a free port
 // instead of 8000), writes the rule and extracts the site with it.
 TEST(Docs, TheSiteOperatorQuickStartRunsAsWritten) {
-  std::string block = readme_block("**A site operator.**");
-  ASSERT_FALSE(block.empty());
-  const std::string port = std::to_string(test::free_port());
-  for (std::size_t at; (at = block.find("8000")) != std::string::npos;) block.replace(at, 4, port);
   test::TempDir dir;
-  test::write_file(dir.file("quick.sh"), "set -e\n" + block);
-  test::CommandResult run = test::run_command("cd " + dir.path().string() + " && ln -s " + HUSK_BUILD_DIR +
-                                              " build && ln -s " + HUSK_SOURCE_DIR +
-                                              "/fixtures fixtures && timeout 60 bash quick.sh 2>&1");
+  test::CommandResult run = run_quick_start("**A site operator.**", "8000", dir, "", "&1");
   ASSERT_EQ(run.exit_code, 0) << run.out;
   EXPECT_NE(run.out.find("no rule (husk's default extraction): precision 0.8772  recall 0.9853  F1 0.9282"),
             std::string::npos) << run.out;
@@ -142,15 +149,8 @@ TEST(Docs, TheSiteOperatorQuickStartRunsAsWritten) {
 // instead of 8080): the service answers the page with its record and
 // verdict, and the hook answers the piped page.
 TEST(Docs, TheCrawlerQuickStartRunsAsWritten) {
-  std::string block = readme_block("**A crawler, page by page.**");
-  ASSERT_FALSE(block.empty());
-  const std::string port = std::to_string(test::free_port());
-  for (std::size_t at; (at = block.find("8080")) != std::string::npos;) block.replace(at, 4, port);
   test::TempDir dir;
-  test::write_file(dir.file("quick.sh"), "set -e\n" + block + "kill %1\n");
-  test::CommandResult run = test::run_command("cd " + dir.path().string() + " && ln -s " + HUSK_BUILD_DIR +
-                                              " build && ln -s " + HUSK_SOURCE_DIR +
-                                              "/fixtures fixtures && timeout 60 bash quick.sh 2>/dev/null");
+  test::CommandResult run = run_quick_start("**A crawler, page by page.**", "8080", dir, "kill %1\n", "/dev/null");
   ASSERT_EQ(run.exit_code, 0) << run.out;
   // curl prints the service's answer without a line break; the hook's
   // line follows it.
