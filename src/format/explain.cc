@@ -6,6 +6,7 @@
 
 #include "base/text_util.h"
 #include "html/xml_view.h"
+#include "record/record.h"
 
 namespace husk {
 
@@ -23,26 +24,31 @@ std::string stage_name(const std::string& extractor) {
 }
 
 // The absolute XPath of each element number of the Dom ("/html/body/div[2]/p[3]"),
-// for the numbers asked for.
+// for the numbers asked for: one walk down the tree, each element's
+// position among its same-named siblings counted once per parent.
 std::unordered_map<uint32_t, std::string> xpaths(const Dom& dom, const Blocks& blocks) {
   std::unordered_map<uint32_t, std::string> out;
   for (const Element& el : blocks.elements)
     if (el.node != Element::kNone) out.emplace(el.node, std::string());
   XmlView view;
   build_xml_view(dom, view);
-  for (const auto& [node, number] : view.number) {
-    auto it = out.find(number);
-    if (it == out.end()) continue;
-    std::string path;
-    for (pugi::xml_node n(const_cast<pugi::xml_node_struct*>(node)); n && n.type() == pugi::node_element; n = n.parent()) {
-      std::size_t position = 1, same = 0;
-      for (pugi::xml_node s = n.previous_sibling(n.name()); s; s = s.previous_sibling(n.name())) ++position;
-      for (pugi::xml_node s = n.parent().child(n.name()); s; s = s.next_sibling(n.name())) ++same;
-      std::string step = "/" + std::string(n.name());
-      if (same > 1) step += "[" + std::to_string(position) + "]";
-      path.insert(0, step);
+  std::vector<std::pair<pugi::xml_node, std::string>> stack = {{view.doc, ""}};
+  std::unordered_map<std::string_view, std::size_t> total, seen;
+  while (!stack.empty()) {
+    auto [parent, path] = std::move(stack.back());
+    stack.pop_back();
+    total.clear();
+    seen.clear();
+    for (pugi::xml_node c = parent.first_child(); c; c = c.next_sibling())
+      if (c.type() == pugi::node_element) ++total[c.name()];
+    for (pugi::xml_node c = parent.first_child(); c; c = c.next_sibling()) {
+      if (c.type() != pugi::node_element) continue;
+      std::string step = path + "/" + c.name();
+      if (total[c.name()] > 1) step += "[" + std::to_string(++seen[c.name()]) + "]";
+      if (auto number = view.number.find(c.internal_object()); number != view.number.end())
+        if (auto it = out.find(number->second); it != out.end()) it->second = step;
+      stack.emplace_back(c, std::move(step));
     }
-    it->second = std::move(path);
   }
   return out;
 }
@@ -57,10 +63,14 @@ std::string nearest_hints(const Blocks& blocks, uint32_t e) {
   return {};
 }
 
-std::string joined(const std::vector<std::string>& items) {
+// A record field's value as the page shows it.
+std::string shown(const nlohmann::ordered_json& value) {
+  if (value.is_null()) return "<i>none</i>";
+  if (value.is_string()) return esc(value.get<std::string>());
+  if (!value.is_array()) return esc(value.dump());
   std::string out;
-  for (const std::string& s : items) out += (out.empty() ? "" : "; ") + s;
-  return out;
+  for (const auto& item : value) out += (out.empty() ? "" : "; ") + (item.is_string() ? item.get<std::string>() : item.dump());
+  return esc(out);
 }
 
 constexpr const char* kStyle = R"(
@@ -108,30 +118,17 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
          " by the comment rule)</span></p>\n";
   for (const std::string& w : result.warnings) out += "<p class=\"warning\">warning: " + esc(w) + "</p>\n";
 
-  // The record's metadata, and where each field was read.
-  const Metadata& m = result.metadata;
-  std::unordered_map<std::string, std::string> source;
-  for (const auto& [field, from] : m.sources) source.emplace(field, from);
-  const std::pair<const char*, std::string> fields[] = {
-      {"title", m.title},
-      {"author", joined(m.authors)},
-      {"date_published", m.date_published},
-      {"date_modified", m.date_modified},
-      {"sitename", m.sitename},
-      {"description", m.description},
-      {"canonical_url", m.canonical_url},
-      {"image", m.image},
-      {"tags", joined(m.tags)},
-      {"categories", joined(m.categories)},
-      {"license", m.license},
-      {"language", result.language.code},
-  };
-  out += "<h2>Metadata</h2>\n<table class=\"meta\"><tr><th>field</th><th>value</th><th>read from</th></tr>\n";
-  for (const auto& [name, value] : fields) {
-    std::string from = source.count(name) ? source[name] : "";
-    if (std::string_view(name) == "language" && !value.empty()) from = "CLD2 on the clean text";
-    out += "<tr data-field=\"" + std::string(name) + "\"><td>" + name + "</td><td>" +
-           (value.empty() ? "<i>none</i>" : esc(value)) + "</td><td>" + esc(from) + "</td></tr>\n";
+  // The record as husk extract writes it (its page part, from the field
+  // table; the text is below), and where each metadata field was read.
+  std::unordered_map<std::string, std::string> source(result.metadata.sources.begin(), result.metadata.sources.end());
+  if (!result.language.code.empty()) source.emplace("language", "CLD2 on the clean text");
+  out += "<h2>The record</h2>\n<table class=\"meta\"><tr><th>field</th><th>value</th><th>read from</th></tr>\n";
+  const nlohmann::ordered_json record = page_record(result, /*with_text=*/false);
+  for (const auto& [name, value] : record.items()) {
+    if (name == "id") continue;  // the heading's
+    auto from = source.find(name);
+    out += "<tr data-field=\"" + esc(name) + "\"><td>" + esc(name) + "</td><td>" + shown(value) + "</td><td>" +
+           (from == source.end() ? std::string() : esc(from->second)) + "</td></tr>\n";
   }
   out += "</table>\n";
 
