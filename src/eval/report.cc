@@ -103,10 +103,27 @@ p.differs { background: #fdf3e3; border-left: 4px solid #d9912b; padding: .2em .
 // and their scores, and texts side by side.
 std::string clusters_page(const DedupReport& r, const std::vector<DedupPage>& pages,
                           const std::vector<std::string>& texts, const std::vector<const Cluster*>& order) {
-  std::unordered_map<uint64_t, const Pair*> pair_of;
-  pair_of.reserve(r.pairs.size());
-  auto key = [](uint32_t a, uint32_t b) { return (static_cast<uint64_t>(std::min(a, b)) << 32) | std::max(a, b); };
-  for (const Pair& p : r.pairs) pair_of.emplace(key(p.a, p.b), &p);
+  // Each shown page's cluster and place in it; then, in one pass over the
+  // pairs whatever the clusters' sizes, its pair with its main page and its
+  // best pair inside its cluster (on a tie, with the member listed first).
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> cluster_of(pages.size(), kNone), place(pages.size(), 0);
+  for (std::size_t n = 0; n < order.size(); ++n)
+    for (std::size_t k = 0; k < order[n]->members.size(); ++k) {
+      cluster_of[order[n]->members[k]] = static_cast<uint32_t>(n);
+      place[order[n]->members[k]] = static_cast<uint32_t>(k);
+    }
+  auto other = [](const Pair& p, uint32_t page) { return p.a == page ? p.b : p.a; };
+  std::vector<const Pair*> with_main(pages.size(), nullptr), best(pages.size(), nullptr);
+  for (const Pair& p : r.pairs) {
+    if (cluster_of[p.a] == kNone || cluster_of[p.a] != cluster_of[p.b]) continue;
+    for (uint32_t page : {p.a, p.b}) {
+      if (other(p, page) == order[cluster_of[page]]->main) with_main[page] = &p;
+      const Pair*& b = best[page];
+      if (b == nullptr || p.score > b->score || (p.score == b->score && place[other(p, page)] < place[other(*b, page)]))
+        b = &p;
+    }
+  }
   auto text_of = [&](uint32_t page) -> std::string_view {
     return page < texts.size() ? std::string_view(texts[page]) : std::string_view();
   };
@@ -130,17 +147,12 @@ std::string clusters_page(const DedupReport& r, const std::vector<DedupPage>& pa
       std::string score;
       if (m == c.main) {
         score = "main page";
-      } else if (auto it = pair_of.find(key(m, c.main)); it != pair_of.end()) {
-        score = score_text(it->second->score, r.measure);
+      } else if (with_main[m] != nullptr) {
+        score = score_text(with_main[m]->score, r.measure);
       } else {
         // Joined through another member: its best pair inside the cluster.
-        const Pair* best = nullptr;
-        for (uint32_t o : c.members)
-          if (o != m)
-            if (auto it2 = pair_of.find(key(m, o)); it2 != pair_of.end() && (best == nullptr || it2->second->score > best->score))
-              best = it2->second;
-        score = best == nullptr ? "joined through the cluster"
-                                : "via " + pages[best->a == m ? best->b : best->a].id + ": " + score_text(best->score, r.measure);
+        score = best[m] == nullptr ? "joined through the cluster"
+                                   : "via " + pages[other(*best[m], m)].id + ": " + score_text(best[m]->score, r.measure);
       }
       html << "<tr class=\"member\" data-id=\"" << xml_escape(p.id, true) << "\"><td>" << xml_escape(p.id, false)
            << "</td><td>" << xml_escape(p.url, false) << "</td><td>" << xml_escape(p.title, false) << "</td><td>"
