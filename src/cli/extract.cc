@@ -144,6 +144,13 @@ IngestStats extract_with_templates(const ExtractArgs& args, const Processor& pro
   return stats;
 }
 
+// The inputs as an error message names them: "a.warc, pages/".
+std::string input_names(const std::vector<std::string>& inputs) {
+  std::string named;
+  for (const std::string& input : inputs) named += (named.empty() ? "" : ", ") + input;
+  return named;
+}
+
 // The processor's options from the command line (husk extract's and husk
 // explain's), the template store opened when asked; 0, or the exit code of
 // the error it printed.
@@ -283,8 +290,7 @@ int run_extract(ExtractArgs args) {
   if (!output.out()) return fail("extract", "write failed", 1);
   if (stats.pages == 0 && !stats.input_errors.empty()) return 1;
   if (stats.pages == 0 && stats.skipped == 0) {
-    std::string named;
-    for (const std::string& input : args.inputs) named += (named.empty() ? "" : ", ") + input;
+    const std::string named = input_names(args.inputs);
     return fail("extract", "no pages found in " + named +
                                " (husk reads .html/.htm/.xhtml/.shtml, .warc and .jsonl files, any of them .gz)", 1);
   }
@@ -317,8 +323,7 @@ int run_explain(const ExtractArgs& args, const std::string& id) {
   });
   for (const Status& st : stats.input_errors) fail("explain", st.message(), 1);
   if (!chosen) {
-    std::string named;
-    for (const std::string& input : args.inputs) named += (named.empty() ? "" : ", ") + input;
+    const std::string named = input_names(args.inputs);
     return fail("explain", id.empty() ? "no pages found in " + named : "no page with id or URL \"" + id + "\" in " + named, 1);
   }
   if (more)
@@ -344,7 +349,7 @@ Command add_explain_command(CLI::App& app) {
       "explain",
       "Show why each block of a page was kept or removed.\n"
       "INPUT: as husk extract reads (a page, a directory, a WARC or JSONL file, a URL); the first page, or the one\n"
-      "--id names. Output: one self-contained HTML page: the record's metadata and where each field was read,\n"
+      "--id names. Output: one self-contained HTML page: the record and where each metadata field was read,\n"
       "then every block, kept (green) or removed (red), with the stage that decided (site rule, stored template,\n"
       "learned model and its probability, density, the comment rule), its XPath and its nearest class/id words.");
   cmd->add_option("INPUT", args->inputs, "Files, directories, http(s) URLs or -")->required();
