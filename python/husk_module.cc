@@ -589,7 +589,7 @@ PYBIND11_MODULE(_husk, m) {
   m.def("sign", &sign_text, py::arg("text"), py::arg("signers") = std::vector<std::string>{},
         py::arg("idf") = std::string());
   m.def("dedup", &dedup, py::arg("records"), py::arg("method") = "minhash", py::arg("threshold") = py::none(),
-        py::arg("k") = 6, py::arg("cluster") = "degree", py::arg("main") = "first",
+        py::arg("k") = 6, py::arg("cluster") = cluster_method_name(DedupOptions{}.cluster), py::arg("main") = "first",
         py::arg("any_language") = false, py::arg("singletons") = false, py::arg("jobs") = 0,
         py::arg("measure") = "jaccard", py::arg("memory") = uint64_t(1) << 30, py::arg("work_dir") = std::string());
 

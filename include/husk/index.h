@@ -25,11 +25,14 @@
 // the shingle sketches' Jaccard similarity reaches `threshold` (a page of
 // few distinct shingles: only when the shingles are the same), in the
 // same language when both are known. A signature collision alone never
-// decides. Clusters are greedy centres (husk dedup --cluster centre): a
-// page joins the cluster of the earliest-indexed centre it near-duplicates
-// and is answered duplicate_of that centre; a page that near-duplicates no
-// centre starts a cluster of its own. Fed the same pages in the same
-// order, the index gives every page the cluster husk dedup gives it.
+// decides. Clusters are the connected components of the verified pairs
+// (husk dedup's default), keyed by their earliest-indexed page: a page
+// joins the clusters of the pages it near-duplicates (two or more become
+// one) and is answered duplicate_of the earliest of those pages; a page
+// that near-duplicates none starts a cluster of its own; when a page
+// leaves, the rest of its cluster is clustered again. Fed the same pages,
+// the index gives every page the cluster husk dedup gives it, whatever the
+// order.
 // Posting a page id again replaces the page.
 //
 // Every write (add and remove) goes through one writer thread that commits
@@ -108,8 +111,11 @@ struct Match {
 
 // What the index says of a page it took.
 struct Verdict {
-  std::string cluster;                // the cluster id (its first page's id)
-  std::optional<Match> duplicate_of;  // the cluster's main page, when the page joined one
+  // The page's cluster: the connected component of its verified pairs,
+  // keyed by the component's earliest-indexed page (its main page).
+  std::string cluster;
+  // The earliest-indexed page this one near-duplicates, when there is one.
+  std::optional<Match> duplicate_of;
 };
 
 // {"duplicate_of": {"id", "url", "measure", "score"} or null, "cluster"}:

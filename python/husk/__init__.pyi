@@ -65,7 +65,7 @@ def sign(text: str, signers: Sequence[str] = (), idf: str = "") -> dict:
     """The near-duplicate signatures of a clean text, as `husk sign`'s "sig" object."""
 
 def dedup(records: List[dict], method: str = "minhash", threshold: Optional[float] = None, k: int = 6,
-          cluster: str = "degree", main: str = "first", any_language: bool = False,
+          cluster: str = "components", main: str = "first", any_language: bool = False,
           singletons: bool = False, jobs: int = 0, measure: str = "jaccard", memory: int = 1 << 30,
           work_dir: str = "") -> List[dict]:
     """Clusters of near-duplicate records, as `husk dedup` writes them: {"cluster", "size", "main", "members", "urls"}.
@@ -82,10 +82,11 @@ def dedup(records: List[dict], method: str = "minhash", threshold: Optional[floa
 class DedupIndex:
     """The near-duplicate index of `husk serve`: persistent (LMDB) at `path`, or in a temporary directory.
 
-    It decides as `husk dedup --method minhash --cluster centre`: candidates from the minhash bands
+    It decides and clusters as `husk dedup --method minhash`: candidates from the minhash bands
     (and from simhash tables when `idf`, a `husk idf build` file, is given), verified on the shingle
-    sketches' Jaccard similarity >= threshold, within a language; a page joins the earliest centre
-    it near-duplicates. Adding an id again replaces that page.
+    sketches' Jaccard similarity >= threshold, within a language; clusters are the connected
+    components of the verified pairs, keyed by their earliest page, and a page is answered
+    duplicate_of the earliest page it near-duplicates. Adding an id again replaces that page.
     """
     def __init__(self, path: Optional[str] = None, threshold: float = 0.5, simhash_k: int = 3,
                  idf: Optional[str] = None) -> None: ...

@@ -20,7 +20,7 @@ namespace {
 struct DedupArgs {
   std::vector<std::string> inputs;
   DedupOptions options;
-  std::string cluster = "degree";
+  std::string cluster = cluster_method_name(DedupOptions{}.cluster);
   std::string main = "first";
   bool k_given = false;
   bool threshold_given = false;

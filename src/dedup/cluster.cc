@@ -157,6 +157,15 @@ Result<ClusterMethod> cluster_method_named(const std::string& name) {
   return Status(Code::kInvalidArgument, "cluster must be components, centre or degree, not \"" + name + "\"");
 }
 
+std::string cluster_method_name(ClusterMethod method) {
+  switch (method) {
+    case ClusterMethod::kComponents: return "components";
+    case ClusterMethod::kCentre: return "centre";
+    case ClusterMethod::kDegree: return "degree";
+  }
+  return "components";
+}
+
 Result<MainPage> main_page_named(const std::string& name) {
   if (name == "first") return MainPage::kFirst;
   if (name == "rank") return MainPage::kRank;

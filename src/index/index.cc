@@ -15,8 +15,10 @@
 #include <deque>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <ostream>
 #include <set>
 #include <system_error>
@@ -394,6 +396,16 @@ struct Index::Impl {
     txn.put(docs, id, record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
 
+  // Rewrites a stored page's cluster, keeping its duplicate_of.
+  void set_cluster(Txn& txn, const std::string& id, const std::string& cluster) {
+    auto raw = txn.get(docs, id);
+    if (!raw) return;
+    nlohmann::ordered_json record = nlohmann::ordered_json::parse(*raw, nullptr, false);
+    if (!record.is_object()) return;  // a damaged record stays as it is for verify to report
+    record["cluster"] = cluster;
+    txn.put(docs, id, record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+
   // Removes a stored page from every table; false when it was not there.
   bool unindex(Txn& txn, const std::string& id) {
     auto record = txn.get(docs, id);
@@ -412,110 +424,145 @@ struct Index::Impl {
     if (auto cluster = txn.get(cluster_of, id)) {
       txn.del(members, *cluster, id);
       txn.del(cluster_of, id);
-      auto main = txn.get(clusters, *cluster);
-      if (main && main_of(*main) == id) {
-        // The main page goes: the earliest-indexed remaining member takes
-        // over, and the cluster is re-keyed under its id, so that a
-        // cluster's id is always its main page's and the page that left
-        // (re-posted with new content, say) can start a cluster of its own
-        // under its id without taking this one over.
-        std::vector<std::string> rest = txn.values(members, *cluster);
-        txn.del(clusters, *cluster);
-        if (rest.empty()) {
-          add_counter(txn, "clusters", -1);
-        } else {
-          // Each remaining member's stored minima, read once: the earliest
-          // indexed is the heir, the others are measured against it.
-          std::vector<std::optional<Stored>> stored(rest.size());
-          std::size_t h = 0;
-          uint64_t earliest = UINT64_MAX;
-          for (std::size_t i = 0; i < rest.size(); ++i) {
-            auto raw = txn.get(minhash, rest[i]);
-            Stored s;
-            if (!raw || !decode_stored(*raw, s)) continue;
-            if (s.seq < earliest) {
-              earliest = s.seq;
-              h = i;
-            }
-            stored[i] = std::move(s);
-          }
-          const std::string heir = rest[h];
-          const std::string heir_url = url_of(txn.get(docs, heir));
-          txn.put(clusters, heir, heir + "\n" + heir_url);
-          Signatures heir_sig;
-          std::string heir_language;
-          if (stored[h]) {
-            heir_language = stored[h]->language;
-            heir_sig.minhash = std::move(stored[h]->minhash);
-            heir_sig.shingles = std::move(stored[h]->sketch);
-          }
-          const std::size_t heir_distinct = distinct_shingles(heir_sig);
-          const DedupOptions o = decision();
-          for (std::size_t i = 0; i < rest.size(); ++i) {
-            const std::string& m = rest[i];
-            txn.del(members, *cluster, m);
-            if (i == h) {
-              txn.put(members, heir, m);
-              txn.put(cluster_of, m, heir);
-              set_verdict(txn, m, heir, std::nullopt);
-              continue;
-            }
-            // Each other member stays only as a verified near-duplicate
-            // of the new main page (its record then names it, with the
-            // measured score); a member that was near only the page that
-            // left starts a cluster of its own, so that duplicate_of never
-            // names a page the member does not near-duplicate.
-            std::optional<Match> of;
-            if (stored[i])
-              if (auto j = near_stored(heir_sig, heir_distinct, heir_language, *stored[i], o))
-                of = Match{heir, heir_url, "jaccard", *j};
-            const std::string home = of ? heir : m;
-            if (!of) {
-              txn.put(clusters, m, m + "\n" + url_of(txn.get(docs, m)));
-              add_counter(txn, "clusters", 1);
-            }
-            txn.put(members, home, m);
-            txn.put(cluster_of, m, home);
-            set_verdict(txn, m, home, of);
-          }
-        }
-      }
+      recluster(txn, *cluster);
     }
     add_counter(txn, "pages", -1);
     txn.del(docs, id);
     return true;
   }
 
+  // A stored page as verification reads it: its signatures from its record
+  // and its language and arrival number from the minhash table.
+  struct StoredPage {
+    Signatures sig;
+    std::string language;
+    uint64_t seq = 0;
+  };
+  std::optional<StoredPage> stored_page(Txn& txn, const std::string& id) const {
+    auto raw = txn.get(minhash, id);
+    auto record = txn.get(docs, id);
+    Stored s;
+    if (!raw || !record || !decode_stored(*raw, s)) return std::nullopt;
+    nlohmann::json j = nlohmann::json::parse(*record, nullptr, false);
+    if (!j.is_object() || !j.contains("sig")) return std::nullopt;
+    Result<Signatures> sig = signatures_from_json(j["sig"]);
+    if (!sig.ok()) return std::nullopt;
+    return StoredPage{std::move(*sig), std::move(s.language), s.seq};
+  }
+
+  // duplicate_of for a page that is not its cluster's main page: the
+  // earliest-indexed of its verified near-duplicates, so that the page it
+  // names is one it resembles, never one it reaches only through a chain.
+  std::optional<Match> earliest_of(Txn& txn, const std::vector<Candidate>& found, const std::string& self) const {
+    const Candidate* first = nullptr;
+    for (const Candidate& c : found)
+      if (c.id != self && (first == nullptr || c.seq < first->seq)) first = &c;
+    if (first == nullptr) return std::nullopt;
+    return Match{first->id, url_of(txn.get(docs, first->id)), "jaccard", first->score};
+  }
+
+  // Clusters are the connected components of the verified pairs (husk
+  // dedup's default), keyed by their earliest-indexed page, the main page.
+  // A cluster's pages after one of them left: the components of the pairs
+  // among the rest, found again with the index's own search, each keyed by
+  // its earliest page. A page that bridged two parts of a chain splits the
+  // cluster, as husk dedup would on the pages that are left.
+  void recluster(Txn& txn, const std::string& cluster) {
+    std::vector<std::string> rest = txn.values(members, cluster);
+    txn.del(clusters, cluster);
+    add_counter(txn, "clusters", -1);
+    if (rest.empty()) return;
+    std::map<std::string, std::size_t> at;
+    for (std::size_t i = 0; i < rest.size(); ++i) at[rest[i]] = i;
+    std::vector<std::vector<Candidate>> near(rest.size());
+    std::vector<uint64_t> seq(rest.size(), UINT64_MAX);
+    std::vector<std::size_t> root(rest.size());
+    std::iota(root.begin(), root.end(), std::size_t{0});
+    auto find = [&](std::size_t x) {
+      while (root[x] != x) x = root[x] = root[root[x]];
+      return x;
+    };
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+      std::optional<StoredPage> page = stored_page(txn, rest[i]);
+      if (!page) continue;  // a damaged page stays alone, for verify to report
+      seq[i] = page->seq;
+      for (Candidate& c : candidates(txn, page->sig, page->language)) {
+        auto j = at.find(c.id);
+        if (j == at.end() || j->second == i) continue;
+        root[find(i)] = find(j->second);
+        near[i].push_back(std::move(c));
+      }
+    }
+    std::map<std::size_t, std::size_t> main_of_root;  // root -> the member with the least seq
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+      auto [it, fresh] = main_of_root.emplace(find(i), i);
+      if (!fresh && (seq[i] < seq[it->second] || (seq[i] == seq[it->second] && rest[i] < rest[it->second])))
+        it->second = i;
+    }
+    for (const auto& [r, m] : main_of_root) {
+      txn.put(clusters, rest[m], rest[m] + "\n" + url_of(txn.get(docs, rest[m])));
+      add_counter(txn, "clusters", 1);
+    }
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+      const std::string& home = rest[main_of_root.at(find(i))];
+      txn.del(members, cluster, rest[i]);
+      txn.put(members, home, rest[i]);
+      txn.put(cluster_of, rest[i], home);
+      set_verdict(txn, rest[i], home, home == rest[i] ? std::nullopt : earliest_of(txn, near[i], rest[i]));
+    }
+  }
+
+  // The arrival number of a cluster's main page (its key).
+  uint64_t main_seq(Txn& txn, const std::string& cluster) const {
+    auto raw = txn.get(minhash, cluster);
+    Stored s;
+    return raw && decode_stored(*raw, s) ? s.seq : UINT64_MAX;
+  }
+
+  // Moves every page of cluster `from` into `into`, whose main page is
+  // older. The main page of `from` is a main page no more: its verdict
+  // names its earliest near-duplicate; the others keep theirs.
+  void merge(Txn& txn, const std::string& from, const std::string& into) {
+    txn.del(clusters, from);
+    add_counter(txn, "clusters", -1);
+    for (const std::string& m : txn.values(members, from)) {
+      txn.del(members, from, m);
+      txn.put(members, into, m);
+      txn.put(cluster_of, m, into);
+      if (m != from) {
+        set_cluster(txn, m, into);
+        continue;
+      }
+      std::optional<StoredPage> page = stored_page(txn, m);
+      set_verdict(txn, m, into, page ? earliest_of(txn, candidates(txn, page->sig, page->language), m) : std::nullopt);
+    }
+  }
+
   Verdict index(Txn& txn, const PageResult& page) {
     unindex(txn, page.id);
     const Signatures& sig = *page.signatures;
     const std::string language = primary_language(page.language.code);
-    // The earliest-indexed centre among the verified candidates: a page is
-    // a centre when it is its cluster's main page.
     const std::vector<Candidate> found = candidates(txn, sig, language);
-    const Candidate* centre = nullptr;
-    std::string centre_cluster;
-    for (const Candidate& c : found) {
-      if (centre != nullptr && c.seq >= centre->seq) continue;
-      auto cluster = txn.get(cluster_of, c.id);
-      auto main = cluster ? txn.get(clusters, *cluster) : std::nullopt;
-      if (!main || main_of(*main) != c.id) continue;
-      centre = &c;
-      centre_cluster = *cluster;
-    }
-    Verdict verdict;
+    // The clusters the page joins become one, under the oldest main page.
+    std::set<std::string> joined;
+    for (const Candidate& c : found)
+      if (auto cluster = txn.get(cluster_of, c.id)) joined.insert(*cluster);
     std::string cluster = page.id;
-    if (centre != nullptr) {
-      cluster = centre_cluster;
-      std::string main = txn.get(clusters, cluster).value_or(centre->id + "\n");
-      verdict.duplicate_of = Match{centre->id, main.substr(main.find('\n') + 1), "jaccard", centre->score};
-    } else {
+    uint64_t oldest = UINT64_MAX;
+    for (const std::string& c : joined)
+      if (const uint64_t s = main_seq(txn, c); cluster == page.id || s < oldest) {
+        cluster = c;  // the page's own id names no cluster: unindex took it out
+        oldest = s;
+      }
+    Verdict verdict;
+    verdict.cluster = cluster;
+    verdict.duplicate_of = earliest_of(txn, found, page.id);
+    if (joined.empty()) {
       txn.put(clusters, cluster, page.id + "\n" + page.url);
       add_counter(txn, "clusters", 1);
     }
-    verdict.cluster = cluster;
-    // The page's record as husk extract writes it, with the verdict: what
-    // the service answered for it (GET and db export return it).
+    // The record as husk extract writes it, with the verdict: what the
+    // service answered for it (GET and db export return it).
     nlohmann::ordered_json record = page_record(page);
     add_verdict(record, page.signatures, &verdict);
     const uint64_t seq = counter(txn, "seq");
@@ -529,6 +576,10 @@ struct Index::Impl {
     txn.put(cluster_of, page.id, cluster);
     add_counter(txn, "pages", 1);
     if (verdict.duplicate_of) add_counter(txn, "duplicates", 1);
+    // Merged after the page is stored, so that each former main page finds
+    // it among its near-duplicates.
+    for (const std::string& c : joined)
+      if (c != cluster) merge(txn, c, cluster);
     return verdict;
   }
 
@@ -972,16 +1023,20 @@ std::vector<std::string> Index::verify() const {
       if (!has(I.members, *cluster, id)) problems.push_back(id + ": not a member of " + *cluster);
       auto main = txn.get(I.clusters, *cluster);
       if (!main) problems.push_back(id + ": cluster " + *cluster + " has no main");
-      // The record says what the tables say: its cluster, and duplicate_of
-      // the cluster's main page unless it is that page.
+      // The record says what the tables say: its cluster, and, unless it
+      // is the cluster's main page, duplicate_of a stored page of the same
+      // cluster.
       if (j.value("cluster", nlohmann::json()) != *cluster)
         problems.push_back(id + ": the record names cluster " + j.value("cluster", nlohmann::json()).dump() +
                            ", the table " + *cluster);
-      if (main && duplicate == (Impl::main_of(*main) == id))
+      if (main && duplicate == (Impl::main_of(*main) == id)) {
         problems.push_back(id + (duplicate ? ": the record names a duplicate_of but the page is its cluster's main"
                                            : ": the record has no duplicate_of but the page is not its cluster's main"));
-      else if (main && duplicate && j["duplicate_of"].value("id", "") != Impl::main_of(*main))
-        problems.push_back(id + ": the record's duplicate_of is not its cluster's main page " + Impl::main_of(*main));
+      } else if (duplicate) {
+        const std::string of = j["duplicate_of"].value("id", "");
+        if (txn.get(I.cluster_of, of) != cluster)
+          problems.push_back(id + ": the record's duplicate_of " + of + " is not a page of its cluster " + *cluster);
+      }
     }
     return true;
   });

@@ -1,11 +1,14 @@
 // husk dedup and husk eval dedup through the binary, and the dev-set bar:
 // raw HTML -> extract -> sign -> dedup with default settings.
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <filesystem>
 #include <random>
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "husk/ingest.h"
 #include "unit/test_util.h"
 
 namespace husk {
@@ -343,7 +346,7 @@ TEST(DedupCases, FewShinglesMatchOnlyTheSameShingles) {
 // Clusters do not chain: b resembles a and c, a and c do not resemble each
 // other. Connected components put all three together; the default puts
 // every member beside a centre it was verified against.
-TEST(DedupCases, ClustersDoNotChainThroughAMiddlePage) {
+TEST(DedupCases, ComponentsChainThroughAMiddlePageDegreeDoesNot) {
   TempDir dir;
   std::mt19937 rng(9);
   auto words = [&](int n, const std::string& tag) {
@@ -354,12 +357,13 @@ TEST(DedupCases, ClustersDoNotChainThroughAMiddlePage) {
   const std::string x = words(60, "x"), y = words(60, "y"), z = words(60, "z");
   const std::string jsonl = text_record("a", x + y) + text_record("b", x + y + z) + text_record("c", y + z) +
                             text_record("d", words(100, "w") + x) + text_record("e", y + z + words(300, "v"));
-  auto components = clusters_of(jsonl, "--cluster components", dir);
+  auto components = clusters_of(jsonl, "", dir);  // the default: components
   ASSERT_EQ(components.size(), 1u);
   EXPECT_EQ(components[0].size(), 3u);  // a, b, c through b
-  // Every default cluster member is within the threshold of its main page.
+  // With --cluster degree every member is within the threshold of its
+  // main page.
   write_file(dir.file("texts.jsonl"), jsonl);
-  ASSERT_EQ(run_husk("dedup --pairs " + dir.file("pairs.jsonl") + " " + dir.file("texts.jsonl") + " -o " +
+  ASSERT_EQ(run_husk("dedup --cluster degree --pairs " + dir.file("pairs.jsonl") + " " + dir.file("texts.jsonl") + " -o " +
                      dir.file("clusters.jsonl") + " 2>/dev/null").exit_code, 0);
   std::set<std::pair<std::string, std::string>> verified;
   for (const std::string& line : test::lines(test::read_file(dir.file("pairs.jsonl")))) {
@@ -419,6 +423,65 @@ TEST(DedupDevSet, RawHtmlToClustersWithDefaults) {
   EXPECT_GE(score["f1"].get<double>(), 0.97);
   EXPECT_EQ(score["variants"]["full_content_swap"]["clustered"], 0)
       << "a page that kept another article's template must never join that article";
+}
+
+// A crawl's clusters are husk dedup's: the near-duplicate dev set fed to
+// husk hook one page at a time, in three orders, leaves the clusters in
+// the index (husk db export) that husk dedup finds on the same pages in the
+// same order, and the same clusters in every order.
+TEST(DedupDevSet, TheHookAndHuskDedupGiveTheSameClustersInAnyOrder) {
+  std::string root = test::dataset("near-dup-html-pairs");
+  if (root.empty()) GTEST_SKIP() << "../shared/datasets/near-dup-html-pairs is absent";
+  TempDir dir;
+  std::vector<std::string> lines;
+  ingest({root + "/html"}, IngestOptions{}, [&](RawPage&& page) {
+    lines.push_back(nlohmann::json({{"id", page.id}, {"html", page.bytes}})
+                        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return true;
+  });
+  ASSERT_EQ(lines.size(), 1050u);
+  // Each page's cluster as a set of ids, singletons left out.
+  using Partition = std::set<std::set<std::string>>;
+  std::vector<Partition> partitions;
+  for (int order = 0; order < 3; ++order) {
+    if (order == 1) std::reverse(lines.begin(), lines.end());
+    if (order == 2) std::shuffle(lines.begin(), lines.end(), std::mt19937(3));
+    std::string in;
+    for (const std::string& l : lines) in += l + "\n";
+    const std::string o = std::to_string(order);
+    write_file(dir.file("in" + o + ".jsonl"), in);
+    ASSERT_EQ(run_husk("hook --db " + dir.file("db" + o) + " < " + dir.file("in" + o + ".jsonl") + " > /dev/null").exit_code, 0);
+    test::CommandResult exported = run_husk("db export --db " + dir.file("db" + o));
+    ASSERT_EQ(exported.exit_code, 0);
+    std::map<std::string, std::set<std::string>> online;
+    std::map<std::string, std::string> online_main;
+    for (const std::string& line : test::lines(exported.out)) {
+      auto r = nlohmann::json::parse(line);
+      online[r["cluster"].get<std::string>()].insert(r["id"].get<std::string>());
+    }
+    ASSERT_EQ(run_husk("extract " + dir.file("in" + o + ".jsonl") + " -o " + dir.file("pages" + o + ".jsonl")).exit_code, 0);
+    test::CommandResult batch = run_husk("dedup " + dir.file("pages" + o + ".jsonl") + " 2>/dev/null");
+    ASSERT_EQ(batch.exit_code, 0);
+    Partition from_batch, from_index;
+    std::set<std::string> batch_mains, index_mains;
+    for (const std::string& line : test::lines(batch.out)) {
+      auto c = nlohmann::json::parse(line);
+      auto members = c["members"].get<std::vector<std::string>>();
+      from_batch.insert(std::set<std::string>(members.begin(), members.end()));
+      batch_mains.insert(c["main"].get<std::string>());
+    }
+    for (const auto& [cluster, ids] : online)
+      if (ids.size() > 1) {
+        from_index.insert(ids);
+        index_mains.insert(cluster);
+      }
+    EXPECT_GT(from_batch.size(), 100u);
+    EXPECT_EQ(from_index, from_batch) << "order " << order;
+    EXPECT_EQ(index_mains, batch_mains) << "order " << order;
+    partitions.push_back(std::move(from_batch));
+  }
+  EXPECT_EQ(partitions[0], partitions[1]);
+  EXPECT_EQ(partitions[0], partitions[2]);
 }
 
 }  // namespace

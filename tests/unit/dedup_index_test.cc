@@ -225,11 +225,12 @@ TEST(Clusters, MainPagePolicies) {
   pages[2].boilerplate = 0.1;
   std::vector<Pair> pairs = {{0, 1, 0}, {1, 2, 0}};
   DedupOptions o;
-  // first: the centre both others were verified against (the default
-  // max-degree clustering), or a component's first page.
+  // first: a component's first page (the default clustering), or the
+  // centre both others were verified against (max-degree).
+  EXPECT_EQ(cluster_pages(pages, pairs, o)[0].main, 0u);
+  o.cluster = ClusterMethod::kDegree;
   EXPECT_EQ(cluster_pages(pages, pairs, o)[0].main, 1u);
   o.cluster = ClusterMethod::kComponents;
-  EXPECT_EQ(cluster_pages(pages, pairs, o)[0].main, 0u);
   o.main = MainPage::kRank;
   EXPECT_EQ(cluster_pages(pages, pairs, o)[0].main, 1u);
   o.main = MainPage::kLeastBoilerplate;

@@ -1,10 +1,11 @@
 // The persistent index against its twins: its simhash arm must find
 // exactly the candidates brute force finds (every k it accepts), and its
 // decisions must be husk dedup's on the same pages: the same verified
-// pairs, and every page answered duplicate_of the centre husk dedup
-// --cluster centre puts it with.
+// pairs, every page answered duplicate_of its earliest near-duplicate, and
+// the clusters husk dedup's components, in any arrival order.
 #include <lmdb.h>
 
+#include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <map>
@@ -86,12 +87,32 @@ TEST(Index, SimhashLookupsEqualBruteForceForEveryK) {
   EXPECT_NE(refused.status().message().find("0..8"), std::string::npos) << refused.status().message();
 }
 
-// Index lookups and verdicts against husk dedup's pairs and centre
-// clusters on the same signed pages, added in the same order.
+// Each page's stored cluster (its main page's id, its own when alone).
+std::map<std::string, std::string> stored_clusters(const Index& index, const std::vector<const PageResult*>& pages) {
+  std::map<std::string, std::string> out;
+  for (const PageResult* p : pages) {
+    auto record = nlohmann::json::parse(index.get(p->id)->value_or("{}"));
+    out[p->id] = record.value("cluster", "");
+  }
+  return out;
+}
+
+// husk dedup's clusters of the same pages: each page's main page.
+std::map<std::string, std::string> dedup_clusters(const std::vector<DedupPage>& pages, const std::vector<Pair>& pairs) {
+  std::map<std::string, std::string> out;
+  for (const DedupPage& p : pages) out[p.id] = p.id;
+  for (const Cluster& c : cluster_pages(pages, pairs, DedupOptions{}))
+    for (uint32_t m : c.members) out[pages[m].id] = pages[c.main].id;
+  return out;
+}
+
+// Index lookups, verdicts and clusters against husk dedup's pairs and
+// default clusters on the same signed pages, added in the same order.
 std::vector<Result<Verdict>> expect_index_equals_dedup(const std::vector<PageResult>& pages, const test::TempDir& dir,
-                                                       std::size_t min_pairs = 50, std::size_t min_duplicates = 20) {
+                                                       std::size_t min_pairs = 50, std::size_t min_duplicates = 20,
+                                                       const std::string& name = "db") {
   std::vector<Result<Verdict>> verdicts;
-  std::unique_ptr<Index> index = open_index(dir, "db", 3);
+  std::unique_ptr<Index> index = open_index(dir, name, 3);
   EXPECT_NE(index, nullptr);
   if (index == nullptr) return verdicts;
   std::vector<const PageResult*> all;
@@ -112,35 +133,37 @@ std::vector<Result<Verdict>> expect_index_equals_dedup(const std::vector<PageRes
       return {};
     }
   std::vector<std::set<std::string>> expected(dedup.size());
-  DedupOptions options;
-  options.cluster = ClusterMethod::kCentre;  // greedy centres in arrival order: the index's rule
+  std::vector<std::size_t> earliest(dedup.size(), SIZE_MAX);  // the earliest near-duplicate arrived before
+  const DedupOptions options;
   auto found_pairs = find_pairs(dedup, options);
   EXPECT_TRUE(found_pairs.ok());
   if (!found_pairs.ok()) return {};
   for (const Pair& p : *found_pairs) {
     expected[p.a].insert(dedup[p.b].id);
     expected[p.b].insert(dedup[p.a].id);
+    const uint32_t first = std::min(p.a, p.b), later = std::max(p.a, p.b);
+    earliest[later] = std::min<std::size_t>(earliest[later], first);
   }
   EXPECT_GE(found_pairs->size(), min_pairs);
   for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(found(*index, *all[i]), expected[i]) << all[i]->id;
-  // Each page's verdict: duplicate_of its cluster's centre, or none for a centre.
-  std::vector<std::string> centre_of(dedup.size());
+  // Each page's verdict: duplicate_of the earliest page it near-duplicates
+  // that came before it, none for a page that came first.
   std::size_t duplicates = 0;
-  for (const Cluster& c : cluster_pages(dedup, *found_pairs, options))
-    for (uint32_t m : c.members)
-      if (m != c.main) {
-        centre_of[m] = dedup[c.main].id;
-        ++duplicates;
-      }
-  EXPECT_GE(duplicates, min_duplicates);
   for (std::size_t i = 0; i < all.size(); ++i) {
     const Verdict& v = *verdicts[i];
-    EXPECT_EQ(v.duplicate_of ? v.duplicate_of->id : std::string(), centre_of[i]) << all[i]->id;
+    EXPECT_EQ(v.duplicate_of ? v.duplicate_of->id : std::string(),
+              earliest[i] == SIZE_MAX ? std::string() : dedup[earliest[i]].id)
+        << all[i]->id;
     if (v.duplicate_of) {
+      ++duplicates;
       EXPECT_GE(v.duplicate_of->score, options.threshold) << all[i]->id;
       EXPECT_EQ(v.duplicate_of->measure, "jaccard");
     }
   }
+  EXPECT_GE(duplicates, min_duplicates);
+  // The clusters once every page is in: husk dedup's.
+  EXPECT_EQ(stored_clusters(*index, all), dedup_clusters(dedup, *found_pairs));
+  EXPECT_TRUE(index->verify().empty()) << index->verify().front();
   return verdicts;
 }
 
@@ -213,7 +236,27 @@ TEST(Index, LookupsEqualDedupPairsOnTheNearDuplicateDevSet) {
     return true;
   });
   ASSERT_GT(pages.size(), 1000u);
-  expect_index_equals_dedup(pages, dir);
+  // In arrival order, reversed and shuffled: each time husk dedup's
+  // clusters, and the same clusters each time (only the main page, the
+  // earliest, depends on the order).
+  std::vector<std::set<std::set<std::string>>> partitions;
+  for (int order = 0; order < 3; ++order) {
+    if (order == 1) std::reverse(pages.begin(), pages.end());
+    if (order == 2) std::shuffle(pages.begin(), pages.end(), std::mt19937(5));
+    expect_index_equals_dedup(pages, dir, 50, 20, "db" + std::to_string(order));
+    std::unique_ptr<Index> index = open_index(dir, "db" + std::to_string(order), 3);
+    ASSERT_NE(index, nullptr);
+    std::vector<const PageResult*> all;
+    for (const PageResult& p : pages)
+      if (p.signatures) all.push_back(&p);
+    std::map<std::string, std::set<std::string>> groups;
+    for (const auto& [id, cluster] : stored_clusters(*index, all)) groups[cluster].insert(id);
+    std::set<std::set<std::string>> partition;
+    for (auto& [cluster, ids] : groups) partition.insert(std::move(ids));
+    partitions.push_back(std::move(partition));
+  }
+  EXPECT_EQ(partitions[0], partitions[1]);
+  EXPECT_EQ(partitions[0], partitions[2]);
 }
 
 // The crawler's bar: fed 1,678 distinct pages (AEB and WCXB dev) as the
@@ -405,14 +448,17 @@ TEST(Index, ARepostedMainPageLeavesItsOldCluster) {
   EXPECT_TRUE(index->verify().empty()) << index->verify().front();
 }
 
-// When a cluster's main page is deleted, each remaining member's stored
-// record names the new main page, with the score measured against it, or,
-// when the member was near only the page that left, a cluster of its own.
-TEST(Index, MembersOfADeletedMainPageCarryTheirNewVerdict) {
+// When a page leaves its cluster, the rest are clustered again as husk
+// dedup would cluster them: the earliest page left is the main page, each
+// other page's stored record names its earliest near-duplicate with the
+// score measured against it, and a cluster whose pages were joined only
+// through the page that left splits.
+TEST(Index, ThePagesOfAClusterAreClusteredAgainWhenOneLeaves) {
   test::TempDir dir;
   Result<Processor> processor = signing_processor();
   ASSERT_TRUE(processor.ok());
   // a: 100 words; b replaces a's last 25, c its first 25 (others), d is a.
+  // b and c share half their words: they are near a and d, not each other.
   auto words = [](int from, int to, const char* prefix) {
     std::string out;
     for (int w = from; w < to; ++w) out += test::token(prefix, w) + " ";
@@ -433,20 +479,72 @@ TEST(Index, MembersOfADeletedMainPageCarryTheirNewVerdict) {
     ASSERT_TRUE(v.ok());
     EXPECT_EQ(v->cluster, "a") << p->id;
   }
-  ASSERT_TRUE(index->remove("a").ok());
   auto stored = [&](const std::string& id) { return nlohmann::json::parse(index->get(id)->value_or("{}")); };
-  // b, the earliest member left, is the main page; d (a's twin) is its
-  // near-duplicate; c shares only a quarter of b's shingles and leaves.
+  auto members = [&](const std::string& id) {
+    return nlohmann::json::parse(index->cluster(id).value_or("{}")).value("members", nlohmann::json());
+  };
+  ASSERT_TRUE(index->remove("a").ok());
+  // b, the earliest page left, is the main page; d (a's twin) is near
+  // both b and c, which stay with it.
   EXPECT_EQ(stored("b")["cluster"], "b");
   EXPECT_TRUE(stored("b")["duplicate_of"].is_null());
+  EXPECT_EQ(stored("c")["cluster"], "b");
+  EXPECT_EQ(stored("c")["duplicate_of"]["id"], "d");
   EXPECT_EQ(stored("d")["cluster"], "b");
   EXPECT_EQ(stored("d")["duplicate_of"]["id"], "b");
   EXPECT_GT(stored("d")["duplicate_of"]["score"].get<double>(), 0.5);
+  EXPECT_EQ(members("b"), nlohmann::json({"b", "c", "d"}));
+  EXPECT_EQ(index->stats().clusters, 1u);
+  EXPECT_EQ(index->stats().duplicates, 2u);
+  EXPECT_TRUE(index->verify().empty()) << index->verify().front();
+  // Without d, b and c have nothing in common enough: two clusters.
+  ASSERT_TRUE(index->remove("d").ok());
+  EXPECT_EQ(stored("b")["cluster"], "b");
   EXPECT_EQ(stored("c")["cluster"], "c");
   EXPECT_TRUE(stored("c")["duplicate_of"].is_null());
-  EXPECT_EQ(nlohmann::json::parse(index->cluster("b").value_or("{}"))["members"], nlohmann::json({"b", "d"}));
+  EXPECT_EQ(members("b"), nlohmann::json({"b"}));
+  EXPECT_EQ(members("c"), nlohmann::json({"c"}));
   EXPECT_EQ(index->stats().clusters, 2u);
-  EXPECT_EQ(index->stats().duplicates, 1u);
+  EXPECT_EQ(index->stats().duplicates, 0u);
+  EXPECT_TRUE(index->verify().empty()) << index->verify().front();
+}
+
+// Two clusters that a new page joins become one under the older main page;
+// the younger main page's record then names its earliest near-duplicate.
+TEST(Index, APageNearTwoClustersMergesThem) {
+  test::TempDir dir;
+  Result<Processor> processor = signing_processor();
+  ASSERT_TRUE(processor.ok());
+  auto words = [](int from, int to, const char* prefix) {
+    std::string out;
+    for (int w = from; w < to; ++w) out += test::token(prefix, w) + " ";
+    return out;
+  };
+  auto page = [&](const std::string& id, const std::string& text) {
+    PageResult p = processor->process("https://m.example/" + id,
+                                      "<html><body><article><p>" + text + "</p></article></body></html>");
+    p.id = id;
+    return p;
+  };
+  // b and c share half their words; m, between them, is near both.
+  PageResult b = page("b", words(0, 75, "w") + words(0, 25, "x")), c = page("c", words(0, 25, "y") + words(25, 100, "w")),
+             m = page("m", words(0, 100, "w"));
+  std::unique_ptr<Index> index = open_index(dir, "db", 3);
+  ASSERT_NE(index, nullptr);
+  ASSERT_EQ(index->add({&b}).at(0)->cluster, "b");
+  ASSERT_EQ(index->add({&c}).at(0)->cluster, "c");
+  Result<Verdict> v = std::move(index->add({&m}).at(0));
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->cluster, "b");
+  ASSERT_TRUE(v->duplicate_of);
+  EXPECT_EQ(v->duplicate_of->id, "b");
+  auto stored = [&](const std::string& id) { return nlohmann::json::parse(index->get(id)->value_or("{}")); };
+  EXPECT_EQ(stored("c")["cluster"], "b");
+  EXPECT_EQ(stored("c")["duplicate_of"]["id"], "m");
+  EXPECT_EQ(nlohmann::json::parse(index->cluster("b").value_or("{}"))["members"], nlohmann::json({"b", "c", "m"}));
+  EXPECT_FALSE(index->cluster("c"));
+  EXPECT_EQ(index->stats().clusters, 1u);
+  EXPECT_EQ(index->stats().duplicates, 2u);
   EXPECT_TRUE(index->verify().empty()) << index->verify().front();
 }
 
