@@ -24,7 +24,8 @@ struct Loaded {
   std::string text;
   bool has_signature = false;
   bool usable = false;
-  Status error;  // the record is malformed
+  bool extracted = false;  // from a page: its language identified by the processor
+  Status error;            // the record is malformed
 };
 
 // A string field, when present; anything else is the record's error.
@@ -95,11 +96,9 @@ Loaded from_page(PageResult&& r) {
   l.page.language = r.language.code;
   l.text = std::move(r.text);
   l.usable = r.status.ok();
+  l.extracted = true;
   return l;
 }
-
-// The language a page is compared under, identified here, before dedup.
-void identify(Loaded& l) { l.page.language = page_language(l.page.language, l.text); }
 
 // The inputs by kind, each kind read in this order.
 struct Inputs {
@@ -113,58 +112,102 @@ Inputs classify(const std::vector<std::string>& inputs) {
   return out;
 }
 
+// The one reader of dedup's inputs: signature files, then records, then
+// pages, each item numbered by its position among all of them (its
+// ordinal). Only this rank's share (ordinal mod ranks) is read further:
+// records are parsed and pages extracted on `jobs` threads, `prepare`
+// runs there on each, and `take` receives them in ordinal order.
+std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
+                                bool keep_text, const std::function<void(Loaded&)>& prepare,
+                                const std::function<void(uint64_t, Loaded&)>& take) {
+  std::vector<Status> errors;
+  jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
+  const auto [binary, records, raw] = classify(inputs);
+  const auto share = static_cast<uint64_t>(ranks);
+  uint64_t ordinal = 0;
+  auto mine = [&] { return ordinal++ % share == static_cast<uint64_t>(rank); };
+
+  for (const std::string& in : binary)
+    if (Status st = read_signature_file(in, [&](DedupPage&& page) {
+          if (!mine()) return;
+          Loaded l;
+          l.page = std::move(page);
+          l.has_signature = l.usable = l.page.sig.terms > 0;
+          take(ordinal - 1, l);
+        });
+        !st.ok())
+      errors.push_back(std::move(st));
+
+  struct Item {
+    uint64_t ordinal = 0;
+    Line line;
+    RawPage page;
+  };
+  auto hand_on = [&](const Item& item, Loaded& l) { take(item.ordinal, l); };
+  OrderedBatches<Item, Loaded> from_records(
+      jobs,
+      [&](const Item& item) {
+        Loaded l = from_record(item.line, keep_text);
+        prepare(l);
+        return l;
+      },
+      hand_on);
+  for (const std::string& input : records) {
+    Status st = for_each_line(input, [&](Line&& line) {
+      if (!mine()) return true;
+      std::size_t size = line.text.size();
+      from_records.push(Item{ordinal - 1, std::move(line), {}}, size);
+      return true;
+    });
+    if (!st.ok()) errors.push_back(std::move(st));
+  }
+  from_records.finish();
+
+  if (!raw.empty()) {
+    const ProcessorOptions defaults;
+    Result<Processor> processor = Processor::make(defaults);
+    if (!processor.ok()) {
+      errors.push_back(processor.status());
+      return errors;
+    }
+    OrderedBatches<Item, Loaded> from_pages(
+        jobs,
+        [&](const Item& item) {
+          Loaded l = from_page(processor->process(item.page));
+          prepare(l);
+          return l;
+        },
+        hand_on);
+    IngestStats stats = ingest(raw, IngestOptions{}, [&](RawPage&& page) {
+      if (!mine()) return true;
+      std::size_t size = page.bytes.size();
+      from_pages.push(Item{ordinal - 1, {}, std::move(page)}, size);
+      return true;
+    });
+    from_pages.finish();
+    for (Status& st : stats.input_errors) errors.push_back(std::move(st));
+  }
+  return errors;
+}
+
 }  // namespace
 
 LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts) {
   LoadedPages out;
   std::vector<Loaded> loaded;
-  jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
-  const auto [binary, records, raw] = classify(inputs);
-
-  for (const std::string& in : binary)
-    if (Status st = read_signature_file(in, [&](DedupPage&& page) {
-          Loaded l;
-          l.page = std::move(page);
-          l.has_signature = l.usable = l.page.sig.terms > 0;
-          loaded.push_back(std::move(l));
-        });
-        !st.ok())
-      out.errors.push_back(std::move(st));
-
-  auto read_record = [keep_texts](const Line& line) {
-    Loaded l = from_record(line, keep_texts);
-    identify(l);
+  // The language a record is compared under is identified here, before
+  // dedup (the processor has identified a page's); the text is kept only
+  // to be signed below, or for the report.
+  auto prepare = [keep_texts](Loaded& l) {
+    if (!l.extracted) l.page.language = page_language(l.page.language, l.text);
     if (l.has_signature && !keep_texts) l.text.clear();
-    return l;
   };
-  for (Status& st : over_lines<Loaded>(records, jobs, read_record,
-                                       [&](const Line&, Loaded& l) { loaded.push_back(std::move(l)); }))
-    out.errors.push_back(std::move(st));
-
-  if (!raw.empty()) {
-    // Pages: through the processor, extraction only; they are signed below
-    // with the statistics of the whole collection.
-    const ProcessorOptions defaults;
-    Result<Processor> processor = Processor::make(defaults);
-    if (!processor.ok()) {
-      out.errors.push_back(processor.status());
-      return out;
-    }
-    OrderedBatches<RawPage, Loaded> extract(
-        jobs,
-        [&](const RawPage& page) { return from_page(processor->process(page)); },
-        [&](const RawPage&, Loaded& l) { loaded.push_back(std::move(l)); });
-    IngestStats stats = ingest(raw, IngestOptions{}, [&](RawPage&& page) {
-      std::size_t size = page.bytes.size();
-      extract.push(std::move(page), size);
-      return true;
-    });
-    extract.finish();
-    for (Status& st : stats.input_errors) out.errors.push_back(std::move(st));
-  }
+  out.errors = read_inputs(inputs, jobs, 0, 1, keep_texts, prepare,
+                           [&](uint64_t, Loaded& l) { loaded.push_back(std::move(l)); });
 
   // Texts without signatures: statistics from the texts themselves, then
   // every signer.
+  jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
   std::vector<std::size_t> to_sign;
   for (std::size_t i = 0; i < loaded.size(); ++i)
     if (loaded[i].usable && !loaded[i].has_signature) to_sign.push_back(i);
@@ -194,98 +237,31 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
 StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
                                  const SignOptions& sign_options, const DedupSink& sink) {
   StreamedPages out;
-  jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
   SignOptions minhash_only = sign_options;
   minhash_only.signers = {"minhash"};
-  const auto [binary, records, raw] = classify(inputs);
-  const auto share = static_cast<uint64_t>(ranks);
-  uint64_t ordinal = 0;
-
-  for (const std::string& in : binary)
-    if (Status st = read_signature_file(in, [&](DedupPage&& page) {
-          if (ordinal++ % share != static_cast<uint64_t>(rank)) return;
-          if (page.sig.minhash.empty()) {
-            ++out.without_signature;
-          } else if (Status added = sink(ordinal - 1, page, {}); !added.ok()) {
-            out.record_errors.push_back(std::move(added));
-          } else {
-            ++out.pages;
-          }
-        });
-        !st.ok())
-      out.errors.push_back(std::move(st));
-
-  struct Item {
-    uint64_t ordinal = 0;
-    Line line;
-    RawPage page;
-  };
   // Signs a text that came without signatures and keeps the start of it
   // that language identification reads (page_language, applied by the
-  // engine only to pages that meet a candidate); in order, hands the page on.
-  auto finish = [&](Loaded& l) {
+  // engine only to pages that meet a candidate; the processor has
+  // identified a page's language already).
+  auto prepare = [&](Loaded& l) {
     if (l.usable && !l.has_signature) {
       l.page.sig = sign(normalize(l.text, minhash_only.normalize), minhash_only, nullptr);
       l.has_signature = true;
     }
-    l.text = l.page.language.empty() ? std::string(language_probe(l.text)) : std::string();
+    l.text = l.page.language.empty() && !l.extracted ? std::string(language_probe(l.text)) : std::string();
   };
-  auto emit = [&](const Item& item, Loaded& l) {
+  auto take = [&](uint64_t ordinal, Loaded& l) {
     if (!l.error.ok()) {
       out.record_errors.push_back(std::move(l.error));
     } else if (!l.usable || !l.has_signature || l.page.sig.minhash.empty()) {
       ++out.without_signature;
-    } else if (Status st = sink(item.ordinal, l.page, l.text); !st.ok()) {
+    } else if (Status st = sink(ordinal, l.page, l.text); !st.ok()) {
       out.record_errors.push_back(std::move(st));
     } else {
       ++out.pages;
     }
   };
-
-  OrderedBatches<Item, Loaded> from_records(
-      jobs,
-      [&](const Item& item) {
-        Loaded l = from_record(item.line);
-        finish(l);
-        return l;
-      },
-      emit);
-  for (const std::string& input : records) {
-    Status st = for_each_line(input, [&](Line&& line) {
-      if (ordinal++ % share != static_cast<uint64_t>(rank)) return true;
-      std::size_t size = line.text.size();
-      from_records.push(Item{ordinal - 1, std::move(line), {}}, size);
-      return true;
-    });
-    if (!st.ok()) out.errors.push_back(std::move(st));
-  }
-  from_records.finish();
-
-  if (!raw.empty()) {
-    const ProcessorOptions defaults;
-    Result<Processor> processor = Processor::make(defaults);
-    if (!processor.ok()) {
-      out.errors.push_back(processor.status());
-      return out;
-    }
-    OrderedBatches<Item, Loaded> from_pages(
-        jobs,
-        [&](const Item& item) {
-          Loaded l = from_page(processor->process(item.page));
-          finish(l);
-          l.text.clear();  // the processor has identified the language already
-          return l;
-        },
-        emit);
-    IngestStats stats = ingest(raw, IngestOptions{}, [&](RawPage&& page) {
-      if (ordinal++ % share != static_cast<uint64_t>(rank)) return true;
-      std::size_t size = page.bytes.size();
-      from_pages.push(Item{ordinal - 1, {}, std::move(page)}, size);
-      return true;
-    });
-    from_pages.finish();
-    for (Status& st : stats.input_errors) out.errors.push_back(std::move(st));
-  }
+  out.errors = read_inputs(inputs, jobs, rank, ranks, false, prepare, take);
   return out;
 }
 
