@@ -448,6 +448,21 @@ TEST(Index, ARepostedMainPageLeavesItsOldCluster) {
   EXPECT_TRUE(index->verify().empty()) << index->verify().front();
 }
 
+// Words prefix<from> .. prefix<to - 1>, a space after each.
+std::string words(int from, int to, const char* prefix) {
+  std::string out;
+  for (int w = from; w < to; ++w) out += test::token(prefix, w) + " ";
+  return out;
+}
+
+// A one-paragraph article page under id, processed and signed.
+PageResult article(const Processor& processor, const std::string& id, const std::string& text) {
+  PageResult p = processor.process("https://k.example/" + id,
+                                   "<html><body><article><p>" + text + "</p></article></body></html>");
+  p.id = id;
+  return p;
+}
+
 // When a page leaves its cluster, the rest are clustered again as husk
 // dedup would cluster them: the earliest page left is the main page, each
 // other page's stored record names its earliest near-duplicate with the
@@ -459,17 +474,7 @@ TEST(Index, ThePagesOfAClusterAreClusteredAgainWhenOneLeaves) {
   ASSERT_TRUE(processor.ok());
   // a: 100 words; b replaces a's last 25, c its first 25 (others), d is a.
   // b and c share half their words: they are near a and d, not each other.
-  auto words = [](int from, int to, const char* prefix) {
-    std::string out;
-    for (int w = from; w < to; ++w) out += test::token(prefix, w) + " ";
-    return out;
-  };
-  auto page = [&](const std::string& id, const std::string& text) {
-    PageResult p = processor->process("https://k.example/" + id,
-                                      "<html><body><article><p>" + text + "</p></article></body></html>");
-    p.id = id;
-    return p;
-  };
+  auto page = [&](const std::string& id, const std::string& text) { return article(*processor, id, text); };
   PageResult a = page("a", words(0, 100, "w")), b = page("b", words(0, 75, "w") + words(0, 25, "x")),
              c = page("c", words(0, 25, "y") + words(25, 100, "w")), d = page("d", words(0, 100, "w"));
   std::unique_ptr<Index> index = open_index(dir, "db", 3);
@@ -515,17 +520,7 @@ TEST(Index, APageNearTwoClustersMergesThem) {
   test::TempDir dir;
   Result<Processor> processor = signing_processor();
   ASSERT_TRUE(processor.ok());
-  auto words = [](int from, int to, const char* prefix) {
-    std::string out;
-    for (int w = from; w < to; ++w) out += test::token(prefix, w) + " ";
-    return out;
-  };
-  auto page = [&](const std::string& id, const std::string& text) {
-    PageResult p = processor->process("https://m.example/" + id,
-                                      "<html><body><article><p>" + text + "</p></article></body></html>");
-    p.id = id;
-    return p;
-  };
+  auto page = [&](const std::string& id, const std::string& text) { return article(*processor, id, text); };
   // b and c share half their words; m, between them, is near both.
   PageResult b = page("b", words(0, 75, "w") + words(0, 25, "x")), c = page("c", words(0, 25, "y") + words(25, 100, "w")),
              m = page("m", words(0, 100, "w"));
