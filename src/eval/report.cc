@@ -105,7 +105,7 @@ std::string clusters_page(const DedupReport& r, const std::vector<DedupPage>& pa
                           const std::vector<std::string>& texts, const std::vector<const Cluster*>& order) {
   // Each shown page's cluster and place in it; then, in one pass over the
   // pairs whatever the clusters' sizes, its pair with its main page and its
-  // best pair inside its cluster (on a tie, with the member listed first).
+  // nearest pair inside its cluster (on a tie, with the member listed first).
   constexpr uint32_t kNone = UINT32_MAX;
   std::vector<uint32_t> cluster_of(pages.size(), kNone), place(pages.size(), 0);
   for (std::size_t n = 0; n < order.size(); ++n)
@@ -114,13 +114,18 @@ std::string clusters_page(const DedupReport& r, const std::vector<DedupPage>& pa
       place[order[n]->members[k]] = static_cast<uint32_t>(k);
     }
   auto other = [](const Pair& p, uint32_t page) { return p.a == page ? p.b : p.a; };
+  // The nearer of two scores: a Hamming distance is nearer when smaller,
+  // a similarity when larger.
+  const bool distance = r.measure == "hamming";
+  auto nearer = [distance](double x, double y) { return distance ? x < y : x > y; };
   std::vector<const Pair*> with_main(pages.size(), nullptr), best(pages.size(), nullptr);
   for (const Pair& p : r.pairs) {
     if (cluster_of[p.a] == kNone || cluster_of[p.a] != cluster_of[p.b]) continue;
     for (uint32_t page : {p.a, p.b}) {
       if (other(p, page) == order[cluster_of[page]]->main) with_main[page] = &p;
       const Pair*& b = best[page];
-      if (b == nullptr || p.score > b->score || (p.score == b->score && place[other(p, page)] < place[other(*b, page)]))
+      if (b == nullptr || nearer(p.score, b->score) ||
+          (p.score == b->score && place[other(p, page)] < place[other(*b, page)]))
         b = &p;
     }
   }

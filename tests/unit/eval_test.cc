@@ -1,7 +1,9 @@
 #include <cmath>
 #include <random>
+#include <tuple>
 
 #include "eval/eval.h"
+#include "eval/report.h"
 #include "husk/normalize.h"
 #include "unit/test_util.h"
 
@@ -144,6 +146,35 @@ TEST(Eval, SpearmanAgreesWithItsSlowTwin) {
     } else {
       EXPECT_NEAR(fast, slow, 1e-12);
     }
+  }
+}
+
+
+// clusters.html names the member a page was joined through by its nearest
+// pair: for simhash the smallest Hamming distance, for minhash the largest
+// similarity.
+TEST(DedupReportPage, AMemberJoinedThroughOthersNamesItsNearestPair) {
+  std::vector<DedupPage> pages(4);
+  for (std::size_t i = 0; i < pages.size(); ++i) pages[i].id = std::string(1, static_cast<char>('a' + i));
+  for (const auto& [measure, b_c, d_c] : {std::tuple<std::string, double, double>{"hamming", 2, 5},
+                                           std::tuple<std::string, double, double>{"jaccard", 0.9, 0.6}}) {
+    DedupReport r;
+    r.method = measure == "hamming" ? "simhash" : "minhash";
+    r.measure = measure;
+    r.pages = pages.size();
+    // a is the main page; c has no pair with it, and is near b and d.
+    r.pairs = {{0, 1, measure == "hamming" ? 1.0 : 0.95}, {0, 3, measure == "hamming" ? 3.0 : 0.7}, {1, 2, b_c}, {2, 3, d_c}};
+    Cluster c;
+    c.main = 0;
+    c.members = {0, 1, 2, 3};
+    r.clusters = {c};
+    test::TempDir dir;
+    ASSERT_TRUE(write_dedup_report(dir.path(), r, pages, {}).ok());
+    const std::string html = test::read_file(dir.file("clusters.html"));
+    const std::size_t row = html.find("data-id=\"c\"");
+    ASSERT_NE(row, std::string::npos);
+    const std::string line = html.substr(row, html.find("</tr>", row) - row);
+    EXPECT_NE(line.find("via b"), std::string::npos) << measure << ": " << line;
   }
 }
 
