@@ -224,7 +224,8 @@ std::string field(const py::dict& d, const char* key) {
 // `work_dir`).
 py::list dedup(const py::list& records, const std::string& method, const py::object& threshold, uint32_t k,
                const std::string& cluster, const std::string& main, bool any_language, bool singletons, unsigned jobs,
-               const std::string& measure, uint64_t memory, const std::string& work_dir) {
+               const std::string& measure, uint64_t memory, const std::string& work_dir, uint32_t host_lines,
+               double host_share) {
   std::vector<DedupPage> pages;
   std::vector<std::string> texts;
   std::vector<std::size_t> to_sign;
@@ -279,6 +280,12 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
   Result<DedupRun> run = Status();
   {
     py::gil_scoped_release release;
+    // Frame lines out of the texts signed here, as husk dedup leaves them out.
+    if (host_lines > 0) {
+      HostLines lines;
+      for (std::size_t i : to_sign) lines.count(lines.keys(pages[i].url, texts[i]));
+      for (std::size_t i : to_sign) lines.strip(pages[i].url, texts[i], HostLineOptions{host_lines, host_share});
+    }
     std::vector<std::string_view> views;
     for (std::size_t i : to_sign) views.push_back(texts[i]);
     std::vector<Signatures> signatures = sign_collection(views, sign_options, jobs);
@@ -591,7 +598,8 @@ PYBIND11_MODULE(_husk, m) {
   m.def("dedup", &dedup, py::arg("records"), py::arg("method") = "minhash", py::arg("threshold") = py::none(),
         py::arg("k") = 6, py::arg("cluster") = cluster_method_name(DedupOptions{}.cluster), py::arg("main") = "first",
         py::arg("any_language") = false, py::arg("singletons") = false, py::arg("jobs") = 0,
-        py::arg("measure") = "jaccard", py::arg("memory") = uint64_t(1) << 30, py::arg("work_dir") = std::string());
+        py::arg("measure") = "jaccard", py::arg("memory") = uint64_t(1) << 30, py::arg("work_dir") = std::string(),
+        py::arg("host_lines") = HostLineOptions{}.min_documents, py::arg("host_share") = HostLineOptions{}.share);
 
   py::class_<PyIndex>(m, "DedupIndex")
       .def(py::init<const py::object&, double, uint32_t, const py::object&>(), py::arg("path") = py::none(),

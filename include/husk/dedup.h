@@ -190,4 +190,54 @@ class SeenParagraphs {
   std::unordered_map<uint64_t, uint32_t> seen_;  // paragraph hash -> texts that held it
 };
 
+// ---- Per-host boilerplate ----
+
+// Lines that recur across many documents of one host are the host's frame
+// (navigation, footers, notices, the labels of a data form), not its
+// documents' content; two pages of one site that share their frame around
+// different items are not near-duplicates. HostLines counts, per host (the
+// host of each record's URL), in how many documents each line occurs, and
+// strips from a text the lines that occur in at least
+//   max(min_documents, share x the host's documents)
+// of its host's documents. The share keeps the lines of a story that a
+// host repeats in several copies: those are what near-duplicates share.
+// Lines are compared with white space collapsed; numbers are kept, so that
+// pages that differ only in their figures (data sheets, prices) keep them
+// (a frame line with a date that changes stays too). Texts without a host
+// are left as they are, and so is a
+// text all of whose lines would go (a page that is all frame, or the copies
+// of one story that fill a host: what near-duplicates share).
+//
+// Counts live in a count-min sketch with conservative update (Cormode and
+// Muthukrishnan 2005; Estan and Varghese 2002): fixed memory whatever the
+// corpus, an estimate that can only be too high (so a host's document
+// count, and with it the threshold, errs high: lines are kept rather than
+// stripped), exact while the distinct lines are few beside its width.
+struct HostLineOptions {
+  uint32_t min_documents = 10;
+  double share = 0.5;
+};
+
+class HostLines {
+ public:
+  // 4 rows of 2^width_log2 counters (4 bytes each): 64 MiB at 22.
+  explicit HostLines(uint32_t width_log2 = 22);
+  // The keys one document adds: its host's document key and one per
+  // distinct line; empty without a host. Thread-safe.
+  std::vector<uint64_t> keys(std::string_view url, std::string_view text) const;
+  // Counts one document's keys. Not thread-safe.
+  void count(const std::vector<uint64_t>& keys);
+  // `text` without its host's frame lines; returns how many lines went
+  // (0 when none would be left: the text is then unchanged).
+  // Thread-safe once counting is over.
+  std::size_t strip(std::string_view url, std::string& text, const HostLineOptions& options) const;
+  // The counters, for summing the counts of several ranks element-wise.
+  std::vector<uint32_t>& counters() { return counters_; }
+
+ private:
+  uint32_t estimate(uint64_t key) const;
+  uint32_t width_log2_;
+  std::vector<uint32_t> counters_;  // row-major, 4 rows
+};
+
 }  // namespace husk

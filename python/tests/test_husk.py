@@ -186,6 +186,24 @@ def test_dedup_runs_the_corpus_engine_within_a_memory_budget(tmp_path):
     assert list(spill.iterdir()) == []
 
 
+def test_dedup_leaves_a_sites_frame_out_as_husk_dedup_does(tmp_path):
+    # 12 pages of one site: the same 40 frame lines around a different item
+    # of 25 words. The frame makes them one cluster unless its lines, which
+    # recur in every page of the host, leave the texts before signing.
+    frame = [f"menu entry {chr(97 + n % 26)}{chr(97 + n // 26)} of the site navigation" for n in range(40)]
+    records = []
+    for p in range(12):
+        item = " ".join(f"item{chr(97 + p)}{chr(97 + w % 26)}{chr(97 + w // 26)}" for w in range(25))
+        records.append({"id": f"p{p}", "url": f"https://shop.example/{p}", "language": "en",
+                        "text": "\n".join(frame[:20] + [item] + frame[20:])})
+    source = tmp_path / "shop.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert husk.dedup(records) == [] == cli("dedup", source)
+    together = husk.dedup(records, host_lines=0)
+    assert len(together) == 1 and together[0]["size"] == 12
+    assert together == cli("dedup", "--host-lines", "0", source)
+
+
 def test_dedup_index_adds_many_removes_and_reads_records(tmp_path):
     story = " ".join(f"harbour{i} library{i}" for i in range(40))
     other = " ".join(f"orchard{i} harvest{i}" for i in range(40))

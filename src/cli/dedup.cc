@@ -1,6 +1,7 @@
 // husk dedup: signatures in, clusters of near-duplicate pages out.
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -31,6 +32,7 @@ struct DedupArgs {
   unsigned jobs = 0;
   uint64_t memory = uint64_t(1) << 30;
   std::string work_dir;
+  HostFrame frame;
 };
 
 std::string setting_of(const DedupOptions& o) {
@@ -102,6 +104,25 @@ Status write_report(const DedupArgs& args, const std::vector<DedupPage>& pages, 
   return write_dedup_report(args.report, report, pages, texts);
 }
 
+// Every rank's counters summed element-wise, on every rank (each sends its
+// own to the others).
+void sum_over_ranks(Exchange& exchange, std::vector<uint32_t>& counters) {
+  if (exchange.size() == 1) return;
+  const std::string mine(reinterpret_cast<const char*>(counters.data()), counters.size() * sizeof(uint32_t));
+  std::vector<std::string> out(exchange.size());
+  for (int r = 0; r < exchange.size(); ++r)
+    if (r != exchange.rank()) out[r] = mine;
+  std::vector<std::string> in = exchange.all_to_all(std::move(out));
+  for (const std::string& part : in) {
+    if (part.size() != mine.size()) continue;  // this rank's own slot
+    for (std::size_t i = 0; i < counters.size(); ++i) {
+      uint32_t v = 0;
+      std::memcpy(&v, part.data() + i * sizeof v, sizeof v);
+      counters[i] = v > UINT32_MAX - counters[i] ? UINT32_MAX : counters[i] + v;
+    }
+  }
+}
+
 // The run: the library's dedup() chooses the engine (husk/corpus.h); this
 // reads the inputs for it (streamed, each rank its share, for the corpus
 // engine; loaded whole, with collection statistics for the signers that
@@ -115,6 +136,7 @@ int run_dedup(DedupArgs args) {
   args.options.cluster = *cluster;
   args.options.main = *main;
   if (args.options.measure == "containment" && !args.threshold_given) args.options.threshold = kContainmentThreshold;
+  args.frame.on = args.frame.options.min_documents > 0;
   auto launched = launcher_exchange();
   if (!launched.ok()) return fail("dedup", launched.status().message(), 2);
   Exchange& exchange = **launched;
@@ -157,14 +179,16 @@ int run_dedup(DedupArgs args) {
     if (Status st = output.open(args.output); !st.ok()) return fatal(st.message());
   // What was read: pages handed on, pages without signatures, errors.
   uint64_t read_pages = 0, without_signature = 0;
+  FrameStats frame;
   std::vector<Status> input_errors, record_errors;
   LoadedPages loaded;
   // The in-memory engine reads every page; the corpus engine streams, and
   // rank 0, which writes --report, loads the pages for it beside.
   const bool load = !corpus || (!args.report.empty() && rank == 0);
   if (load) {
-    loaded = load_dedup_pages(args.inputs, args.jobs, /*keep_texts=*/!args.report.empty());
+    loaded = load_dedup_pages(args.inputs, args.jobs, /*keep_texts=*/!args.report.empty(), args.frame);
     without_signature = loaded.without_signature;
+    frame = loaded.frame;
     input_errors = loaded.errors;
     record_errors = loaded.record_errors;
   }
@@ -178,7 +202,17 @@ int run_dedup(DedupArgs args) {
       read_pages = pages.size();
       return Status();
     }
-    StreamedPages streamed = stream_dedup_pages(args.inputs, args.jobs, rank, exchange.size(), sign_options, sink);
+    // Frame lines: a first pass counts every rank's texts' host lines.
+    std::unique_ptr<HostLines> lines;
+    if (args.frame.on) {
+      lines = std::make_unique<HostLines>();
+      for (Status& st : count_host_lines(args.inputs, args.jobs, rank, exchange.size(), *lines))
+        if (rank == 0) fail("dedup", st.message(), 1);
+      sum_over_ranks(exchange, lines->counters());
+    }
+    StreamedPages streamed = stream_dedup_pages(args.inputs, args.jobs, rank, exchange.size(), sign_options, sink,
+                                                lines.get(), args.frame.options);
+    frame = streamed.frame;
     read_pages = streamed.pages;
     without_signature = streamed.without_signature;
     input_errors = std::move(streamed.errors);
@@ -189,6 +223,14 @@ int run_dedup(DedupArgs args) {
   if (!run.ok()) return fatal(run.status().message());
   for (const Status& st : input_errors) fail("dedup", st.message(), 1);
   for (const Status& st : record_errors) fail("dedup", st.message(), 1);
+  if (args.frame.on) {
+    const uint64_t framed = exchange.sum(frame.texts), lines = exchange.sum(frame.lines);
+    char line[160];
+    std::snprintf(line, sizeof line, "%llu frame lines left out of %llu texts before signing (--host-lines %u, --host-share %g)",
+                  static_cast<unsigned long long>(lines), static_cast<unsigned long long>(framed),
+                  args.frame.options.min_documents, args.frame.options.share);
+    say(line);
+  }
   const uint64_t pages_without = exchange.sum(without_signature);
   if (pages_without > 0 && rank == 0)
     std::fprintf(stderr, "husk dedup: %llu pages without text or signatures left out\n",
@@ -271,6 +313,14 @@ Command add_dedup_command(CLI::App& app) {
       ->transform(CLI::AsSizeValue(false))
       ->default_str("1G");
   cmd->add_option("--work-dir", args->work_dir, "minhash: where spill files go (default: $TMPDIR or /tmp)");
+  cmd->add_option("--host-lines", args->frame.options.min_documents,
+                  "Before signing a record's text, leave out the lines that recur in at least this many records\n"
+                  "of its URL's host and in --host-share of them (the site's frame); 0: off")
+      ->capture_default_str();
+  cmd->add_option("--host-share", args->frame.options.share,
+                  "The share of a host's documents a frame line occurs in, at least")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   return {cmd, [args] { return run_dedup(*args); }};
 }
 

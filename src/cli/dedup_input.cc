@@ -1,6 +1,7 @@
 #include "cli/dedup_input.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "base/text_util.h"
 #include "cli/common.h"
@@ -26,7 +27,16 @@ struct Loaded {
   bool usable = false;
   bool extracted = false;  // from a page: its language identified by the processor
   Status error;            // the record is malformed
+  std::vector<uint64_t> host_keys;  // counting frame lines: the text's keys (HostLines::keys)
+  std::size_t frame_lines = 0;      // frame lines left out of the text before signing
 };
+
+// Whether a page's text is still to be signed here.
+bool to_sign(const Loaded& l) { return l.usable && !l.has_signature && l.error.ok(); }
+
+// Whether frame lines apply: to records' texts signed here. A page given
+// as HTML is extracted by husk, which leaves its frame out already.
+bool framed(const Loaded& l) { return to_sign(l) && !l.extracted; }
 
 // A string field, when present; anything else is the record's error.
 Status string_field(const nlohmann::json& j, const char* name, const Line& line, std::string& out) {
@@ -117,9 +127,12 @@ Inputs classify(const std::vector<std::string>& inputs) {
 // ordinal). Only this rank's share (ordinal mod ranks) is read further:
 // records are parsed and pages extracted on `jobs` threads, `prepare`
 // runs there on each, and `take` receives them in ordinal order.
+// `only_records`: signature files and pages are not read, and a record
+// line is parsed only when `wanted` says so.
 std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
                                 bool keep_text, const std::function<void(Loaded&)>& prepare,
-                                const std::function<void(uint64_t, Loaded&)>& take) {
+                                const std::function<void(uint64_t, Loaded&)>& take, bool only_records = false,
+                                const std::function<bool(const std::string&)>& wanted = nullptr) {
   std::vector<Status> errors;
   jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
   const auto [binary, records, raw] = classify(inputs);
@@ -127,7 +140,7 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
   uint64_t ordinal = 0;
   auto mine = [&] { return ordinal++ % share == static_cast<uint64_t>(rank); };
 
-  for (const std::string& in : binary)
+  for (const std::string& in : only_records ? std::vector<std::string>() : binary)
     if (Status st = read_signature_file(in, [&](DedupPage&& page) {
           if (!mine()) return;
           Loaded l;
@@ -147,6 +160,7 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
   OrderedBatches<Item, Loaded> from_records(
       jobs,
       [&](const Item& item) {
+        if (wanted && !wanted(item.line.text)) return Loaded();
         Loaded l = from_record(item.line, keep_text);
         prepare(l);
         return l;
@@ -163,7 +177,7 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
   }
   from_records.finish();
 
-  if (!raw.empty()) {
+  if (!raw.empty() && !only_records) {
     const ProcessorOptions defaults;
     Result<Processor> processor = Processor::make(defaults);
     if (!processor.ok()) {
@@ -192,7 +206,8 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
 
 }  // namespace
 
-LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts) {
+LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts,
+                             const HostFrame& frame) {
   LoadedPages out;
   std::vector<Loaded> loaded;
   // The language a record is compared under is identified here, before
@@ -205,21 +220,38 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   out.errors = read_inputs(inputs, jobs, 0, 1, keep_texts, prepare,
                            [&](uint64_t, Loaded& l) { loaded.push_back(std::move(l)); });
 
-  // Texts without signatures: statistics from the texts themselves, then
-  // every signer.
+  // Texts without signatures: frame lines out, statistics from the texts
+  // themselves, then every signer.
   jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
-  std::vector<std::size_t> to_sign;
+  std::vector<std::size_t> unsigned_pages;
   for (std::size_t i = 0; i < loaded.size(); ++i)
-    if (loaded[i].usable && !loaded[i].has_signature) to_sign.push_back(i);
-  if (!to_sign.empty()) {
-    std::vector<std::string_view> texts;
-    for (std::size_t i : to_sign) texts.push_back(loaded[i].text);
-    std::vector<Signatures> signatures = sign_collection(texts, SignOptions{}, jobs);
-    for (std::size_t k = 0; k < to_sign.size(); ++k) {
-      loaded[to_sign[k]].page.sig = std::move(signatures[k]);
-      loaded[to_sign[k]].has_signature = loaded[to_sign[k]].page.sig.terms > 0;
+    if (to_sign(loaded[i])) unsigned_pages.push_back(i);
+  std::vector<std::optional<std::string>> stripped(unsigned_pages.size());  // texts that lost frame lines
+  if (frame.on) {
+    HostLines lines;
+    for (std::size_t i : unsigned_pages)
+      if (framed(loaded[i])) lines.count(lines.keys(loaded[i].page.url, loaded[i].text));
+    for (std::size_t k = 0; k < unsigned_pages.size(); ++k) {
+      const Loaded& l = loaded[unsigned_pages[k]];
+      if (!framed(l)) continue;
+      std::string text = l.text;
+      if (const std::size_t dropped = lines.strip(l.page.url, text, frame.options); dropped > 0) {
+        stripped[k] = std::move(text);
+        out.frame.lines += dropped;
+        ++out.frame.texts;
+      }
     }
-    out.signed_here = to_sign.size();
+  }
+  if (!unsigned_pages.empty()) {
+    std::vector<std::string_view> texts;
+    for (std::size_t k = 0; k < unsigned_pages.size(); ++k)
+      texts.push_back(stripped[k] ? std::string_view(*stripped[k]) : std::string_view(loaded[unsigned_pages[k]].text));
+    std::vector<Signatures> signatures = sign_collection(texts, SignOptions{}, jobs);
+    for (std::size_t k = 0; k < unsigned_pages.size(); ++k) {
+      loaded[unsigned_pages[k]].page.sig = std::move(signatures[k]);
+      loaded[unsigned_pages[k]].has_signature = loaded[unsigned_pages[k]].page.sig.terms > 0;
+    }
+    out.signed_here = unsigned_pages.size();
   }
   for (Loaded& l : loaded) {
     if (!l.error.ok()) {
@@ -234,8 +266,22 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   return out;
 }
 
+std::vector<Status> count_host_lines(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
+                                     HostLines& lines) {
+  // Keys on the reading threads, counts in input order on this one. Only
+  // records with a URL are parsed: a record without one has no host.
+  auto prepare = [&](Loaded& l) {
+    if (framed(l)) l.host_keys = lines.keys(l.page.url, l.text);
+    l.text.clear();
+  };
+  auto with_url = [](const std::string& line) { return line.find("\"url\"") != std::string::npos; };
+  return read_inputs(inputs, jobs, rank, ranks, false, prepare, [&](uint64_t, Loaded& l) { lines.count(l.host_keys); },
+                     /*only_records=*/true, with_url);
+}
+
 StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
-                                 const SignOptions& sign_options, const DedupSink& sink) {
+                                 const SignOptions& sign_options, const DedupSink& sink, const HostLines* lines,
+                                 const HostLineOptions& frame) {
   StreamedPages out;
   SignOptions minhash_only = sign_options;
   minhash_only.signers = {"minhash"};
@@ -244,13 +290,22 @@ StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigne
   // engine only to pages that meet a candidate; the processor has
   // identified a page's language already).
   auto prepare = [&](Loaded& l) {
-    if (l.usable && !l.has_signature) {
-      l.page.sig = sign(normalize(l.text, minhash_only.normalize), minhash_only, nullptr);
+    if (to_sign(l)) {
+      if (lines != nullptr && framed(l)) {
+        std::string text = l.text;
+        l.frame_lines = lines->strip(l.page.url, text, frame);
+        if (l.frame_lines > 0) l.page.sig = sign(normalize(text, minhash_only.normalize), minhash_only, nullptr);
+      }
+      if (l.frame_lines == 0) l.page.sig = sign(normalize(l.text, minhash_only.normalize), minhash_only, nullptr);
       l.has_signature = true;
     }
     l.text = l.page.language.empty() && !l.extracted ? std::string(language_probe(l.text)) : std::string();
   };
   auto take = [&](uint64_t ordinal, Loaded& l) {
+    if (l.frame_lines > 0) {
+      out.frame.lines += l.frame_lines;
+      ++out.frame.texts;
+    }
     if (!l.error.ok()) {
       out.record_errors.push_back(std::move(l.error));
     } else if (!l.usable || !l.has_signature || l.page.sig.minhash.empty()) {

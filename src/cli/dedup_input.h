@@ -20,6 +20,21 @@
 
 namespace husk::cli {
 
+// Per-host frame lines (husk/dedup.h, HostLines): the lines of a record's
+// text that recur in many documents of its URL's host are left out before
+// it is signed here. Signed records, and pages given as HTML (husk's
+// extraction leaves their frame out), are used as they are.
+struct HostFrame {
+  bool on = false;
+  HostLineOptions options;
+};
+
+// What leaving out frame lines did.
+struct FrameStats {
+  uint64_t texts = 0;  // texts that lost a line
+  uint64_t lines = 0;  // lines left out
+};
+
 struct LoadedPages {
   std::vector<DedupPage> pages;
   std::vector<std::string> texts;     // with keep_texts: each page's text ("" when its record had none)
@@ -27,9 +42,19 @@ struct LoadedPages {
   std::size_t signed_here = 0;
   std::vector<Status> errors;         // inputs that could not be read
   std::vector<Status> record_errors;  // records that are malformed (file:line and field)
+  FrameStats frame;
 };
 
-LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts = false);
+// With keep_texts, each page's text as its record gave it, frame lines
+// included.
+LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts = false,
+                             const HostFrame& frame = {});
+
+// The first pass of a streamed run with frame lines: counts the host lines
+// of this rank's share of the texts into `lines` (to be summed over the
+// ranks before the second pass); returns the inputs that could not be read.
+std::vector<Status> count_host_lines(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
+                                     HostLines& lines);
 
 // The same inputs as a stream, for the corpus-scale search: each page's
 // ordinal is its position among all records and pages of the inputs; only
@@ -42,9 +67,13 @@ struct StreamedPages {
   uint64_t without_signature = 0;  // of this rank's share
   std::vector<Status> errors;
   std::vector<Status> record_errors;
+  FrameStats frame;
 };
 
+// `lines`: the counts of every rank's texts (count_host_lines), when frame
+// lines are left out.
 StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
-                                 const SignOptions& sign_options, const DedupSink& sink);
+                                 const SignOptions& sign_options, const DedupSink& sink,
+                                 const HostLines* lines = nullptr, const HostLineOptions& frame = {});
 
 }  // namespace husk::cli

@@ -20,9 +20,26 @@
          (negatives that share the site's phrasing); what chose the
          containment default (docs/cli.md, "Containment").
 
+  frames  pages of one site that share its frame (navigation, footers, notices)
+         around different items: for each original page of the near-duplicate
+         set (3 hosts) its frame (the lines of its whole text, husk extract
+         --extractor fulltext, that its clean text, husk extract, lacks) around
+         a short item (20-80 words of an AEB or WCXB text), and another item on
+         the frame of the host's next page: two pages of one site; every third
+         first item again, two of its words changed, on the
+         same frame with a tenth of the frame's lines left out (a
+         near-duplicate). Judged: the two items (different pages) and
+         each copy against its item; what chose --host-lines (docs/cli.md,
+         "Frame lines").
+
 Usage: dedup_dev_cases.py DATASETS_DIR OUT_DIR   (writes forms.jsonl, forms-gold.jsonl,
-reuse.jsonl, reuse-gold.jsonl, revised.jsonl, revised-gold.jsonl; deterministic)
+reuse.jsonl, reuse-gold.jsonl, revised.jsonl, revised-gold.jsonl, and near-dup-pages.jsonl,
+the near-duplicate set's pages as {"id", "url", "html"} lines; deterministic)
+       dedup_dev_cases.py --frames DATASETS_DIR OUT_DIR   (after husk extract wrote OUT_DIR/full.jsonl
+with --extractor fulltext and OUT_DIR/clean.jsonl from near-dup-pages.jsonl: writes
+frames.jsonl, frames-gold.jsonl)
 """
+import gzip
 import glob
 import json
 import os
@@ -179,10 +196,78 @@ def revised(datasets, out_dir):
     write(os.path.join(out_dir, "revised-gold.jsonl"), gold)
 
 
+def near_dup_pages(datasets, out_dir):
+    root = f"{datasets}/near-dup-html-pairs"
+    urls = {}
+    for line in open(f"{root}/pairs.jsonl", encoding="utf-8"):
+        pair = json.loads(line)
+        for side in ("a", "b"):
+            urls[pair[side]["id"]] = pair[side]["url"]
+    rows = []
+    for f in sorted(glob.glob(f"{root}/html/*.html.gz")):
+        key = os.path.basename(f)[:-len(".html.gz")]
+        rows.append({"id": key, "url": urls.get(key, ""), "html": gzip.open(f).read().decode("utf-8", "replace")})
+    write(os.path.join(out_dir, "near-dup-pages.jsonl"), rows)
+
+
+def frames(datasets, out_dir):
+    rng = random.Random(47)
+    read = lambda name: {r["id"]: r for r in map(json.loads, open(os.path.join(out_dir, name), encoding="utf-8"))}
+    full, clean = read("full.jsonl"), read("clean.jsonl")
+    items = [body for _, body in aeb_articles(datasets, 200)] + wcxb_texts(datasets, 200, False)
+    rng.shuffle(items)
+    lines = lambda t: [x.strip() for x in (t or "").split("\n") if x.strip()]
+    by_host = {}
+    for key in sorted(full):
+        if not key.endswith("_original") or key not in clean:
+            continue
+        own = set(lines(clean[key]["text"]))
+        whole = lines(full[key]["text"])
+        inside = [i for i, x in enumerate(whole) if x in own]
+        if not inside:
+            continue
+        head, tail = [x for x in whole[:inside[0]] if x not in own], [x for x in whole[inside[-1] + 1:] if x not in own]
+        host = re.sub(r"^https?://([^/]+).*$", r"\1", full[key]["url"])
+        by_host.setdefault(host, []).append((head, tail))
+    docs, gold = [], []
+    n = 0
+
+    def item():
+        nonlocal n
+        words = items[n % len(items)].split()
+        n += 1
+        return " ".join(words[:rng.randint(20, 80)])
+
+    for host, frame_list in sorted(by_host.items()):
+        for f, (head, tail) in enumerate(frame_list):
+            # Two items on one frame: different pages of the site.
+            first, second = item(), item()
+            doc = f"{host}-{f}"
+            other_head, other_tail = frame_list[(f + 1) % len(frame_list)]
+            for suffix, text, h, t in (("a", first, head, tail), ("b", second, other_head, other_tail)):
+                docs.append({"id": f"{doc}{suffix}", "url": f"https://{host}/item/{f}{suffix}",
+                             "text": "\n".join(h + [text] + t)})
+            gold.append({"a": {"id": doc + "a"}, "b": {"id": doc + "b"}, "label": 0, "variant": "same-frame"})
+            if f % 3 == 0:
+                edited = first.split()
+                for _ in range(2):
+                    edited[rng.randrange(len(edited))] = rng.choice(second.split())
+                keep = lambda part: [x for x in part if rng.random() > 0.1]
+                docs.append({"id": doc + "a-copy", "url": f"https://{host}/item/{f}a/copy",
+                             "text": "\n".join(keep(head) + [" ".join(edited)] + keep(tail))})
+                gold.append({"a": {"id": doc + "a"}, "b": {"id": doc + "a-copy"}, "label": 1, "variant": "copy"})
+    write(os.path.join(out_dir, "frames.jsonl"), docs)
+    write(os.path.join(out_dir, "frames-gold.jsonl"), gold)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--frames":
+        frames(sys.argv[2], sys.argv[3])
+        sys.exit(0)
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     os.makedirs(sys.argv[2], exist_ok=True)
     forms(sys.argv[2])
     reuse(sys.argv[1], sys.argv[2])
     revised(sys.argv[1], sys.argv[2])
+    near_dup_pages(sys.argv[1], sys.argv[2])

@@ -343,17 +343,20 @@ TEST(DedupCases, FewShinglesMatchOnlyTheSameShingles) {
   EXPECT_EQ(clusters[0], (std::vector<std::string>{"a", "c"}));
 }
 
-// Clusters do not chain: b resembles a and c, a and c do not resemble each
-// other. Connected components put all three together; the default puts
-// every member beside a centre it was verified against.
+// n words "<tag><number>", each followed by a space.
+std::string random_words(std::mt19937& rng, int n, const std::string& tag) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += tag + std::to_string(rng() % 100000) + " ";
+  return out;
+}
+
+// Clusters chain: b resembles a and c, a and c do not resemble each other.
+// Connected components, the default, put all three together; max-degree
+// puts every member beside a centre it was verified against.
 TEST(DedupCases, ComponentsChainThroughAMiddlePageDegreeDoesNot) {
   TempDir dir;
   std::mt19937 rng(9);
-  auto words = [&](int n, const std::string& tag) {
-    std::string out;
-    for (int i = 0; i < n; ++i) out += tag + std::to_string(rng() % 100000) + " ";
-    return out;
-  };
+  auto words = [&](int n, const std::string& tag) { return random_words(rng, n, tag); };
   const std::string x = words(60, "x"), y = words(60, "y"), z = words(60, "z");
   const std::string jsonl = text_record("a", x + y) + text_record("b", x + y + z) + text_record("c", y + z) +
                             text_record("d", words(100, "w") + x) + text_record("e", y + z + words(300, "v"));
@@ -378,6 +381,42 @@ TEST(DedupCases, ComponentsChainThroughAMiddlePageDegreeDoesNot) {
     for (const std::string m : c["members"])
       if (m != c["main"]) EXPECT_EQ(verified.count({c["main"].get<std::string>(), m}), 1u) << line;
   }
+}
+
+// A site's frame (navigation, footer, notices) around different items does
+// not make its pages near-duplicates: the lines a host repeats in most of
+// its pages leave the texts before signing (--host-lines). Copies of one
+// story that fill a host still cluster: a text that would lose every line
+// is kept whole.
+TEST(DedupCases, PagesOfOneSiteAroundDifferentItemsStayApart) {
+  TempDir dir;
+  std::mt19937 rng(4);
+  auto words = [&](int n, const std::string& tag) { return random_words(rng, n, tag); };
+  std::string frame_top, frame_bottom;
+  for (int l = 0; l < 20; ++l) frame_top += "Menu " + words(5, "nav") + "\n";
+  for (int l = 0; l < 20; ++l) frame_bottom += "Footer " + words(5, "foot") + " updated " + std::to_string(l + 1) + ":00\n";
+  const std::string story = words(80, "story");
+  std::string jsonl;
+  for (int p = 0; p < 12; ++p) {
+    nlohmann::json shop = {{"id", "shop" + std::to_string(p)},
+                           {"url", "https://shop.example/item/" + std::to_string(p)},
+                           {"text", frame_top + words(25, "item") + "\n" + frame_bottom}};
+    std::string copy = story;
+    copy.replace(copy.find("story"), 5, "tale");
+    nlohmann::json news = {{"id", "news" + std::to_string(p)},
+                           {"url", "https://news.example/a?session=" + std::to_string(p)},
+                           {"text", copy}};
+    jsonl += shop.dump() + "\n" + news.dump() + "\n";
+  }
+  auto by_default = clusters_of(jsonl, "", dir);
+  ASSERT_EQ(by_default.size(), 1u);
+  EXPECT_EQ(by_default[0].size(), 12u);
+  EXPECT_EQ(by_default[0][0].rfind("news", 0), 0u);
+  // Without the host's statistics the frame makes the shop's pages one cluster.
+  auto without = clusters_of(jsonl, "--host-lines 0", dir);
+  ASSERT_EQ(without.size(), 2u);
+  // The in-memory engine (containment) alike.
+  EXPECT_EQ(clusters_of(jsonl, "--measure containment", dir).size(), 1u);
 }
 
 // Text reuse: a short piece quoting a third of a long article has a low

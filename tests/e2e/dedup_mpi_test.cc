@@ -1,8 +1,13 @@
 // mpirun -np 1|2|4 husk dedup gives the plain run's clusters byte for
-// byte: on the near-duplicate dev set, on a generated 50,000-document
-// corpus, and with a budget small enough to spill every rank's keys.
+// byte: on the near-duplicate dev set (its clean texts, and its whole texts
+// with URLs, whose frame lines every rank counts), on a generated
+// 50,000-document corpus, and with a budget small enough to spill every
+// rank's keys.
 #include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
 
+#include "husk/ingest.h"
 #include "unit/test_util.h"
 
 namespace husk {
@@ -51,6 +56,27 @@ TEST(DedupMpi, SameClustersAsOneProcessOnTheNearDuplicateDevSet) {
   TempDir dir;
   ASSERT_EQ(run_husk("extract " + root + "/html -o " + dir.file("pages.jsonl") + " 2>/dev/null").exit_code, 0);
   expect_same_clusters_on_any_ranks(dir.file("pages.jsonl"), dir.path().string(), launcher, 100);
+  // The pages' whole texts with their URLs: the frame lines each rank
+  // counts are summed over the ranks before any text is signed.
+  std::map<std::string, std::string> urls;
+  for (const std::string& line : test::lines(test::read_file(root + "/pairs.jsonl"))) {
+    auto pair = nlohmann::json::parse(line);
+    for (const char* side : {"a", "b"}) urls[pair[side]["id"]] = pair[side]["url"];
+  }
+  std::string with_urls;
+  ingest({root + "/html"}, IngestOptions{}, [&](RawPage&& page) {
+    const std::string id = page.id.substr(0, page.id.find(".html"));
+    with_urls += nlohmann::json({{"id", id}, {"url", urls[id]}, {"html", page.bytes}})
+                     .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return true;
+  });
+  test::write_file(dir.file("in.jsonl"), with_urls);
+  ASSERT_EQ(run_husk("extract --extractor fulltext " + dir.file("in.jsonl") + " -o " + dir.file("full.jsonl") +
+                     " 2>/dev/null").exit_code, 0);
+  auto plain = run_husk("dedup " + dir.file("full.jsonl") + " -o /dev/null 2>&1");
+  ASSERT_EQ(plain.exit_code, 0);
+  EXPECT_EQ(plain.out.find(" 0 frame lines"), std::string::npos) << plain.out;
+  expect_same_clusters_on_any_ranks(dir.file("full.jsonl"), dir.path().string(), launcher, 100);
 }
 
 TEST(DedupMpi, SameClustersAsOneProcessOnAGeneratedCorpus) {

@@ -52,6 +52,44 @@ TEST(Docs, TheDedupMethodTableIsWhatEvalDedupComparePrints) {
   EXPECT_EQ(checked, documented.size());
 }
 
+// docs/cli.md's frame-line table, cell by cell, from the commands above
+// it: the constructed same-site pages and the near-duplicate dev set's
+// pages with their URLs, whole and extracted, under each setting.
+TEST(Docs, TheFrameLineTableIsWhatDedupScores) {
+  const std::string datasets = test::dataset("");
+  const std::string pairs = test::dataset("near-dup-html-pairs");
+  if (pairs.empty() || test::dataset("article-extraction-benchmark").empty()) GTEST_SKIP() << "no datasets";
+  test::TempDir dir;
+  const std::string cases = dir.file("cases"), script = std::string(HUSK_SOURCE_DIR) + "/tests/bench/dedup_dev_cases.py";
+  ASSERT_EQ(test::run_command("python3 " + script + " " + datasets + " " + cases).exit_code, 0);
+  ASSERT_EQ(test::run_husk("extract --extractor fulltext " + cases + "/near-dup-pages.jsonl -o " + cases +
+                           "/full.jsonl 2>/dev/null").exit_code, 0);
+  ASSERT_EQ(test::run_husk("extract " + cases + "/near-dup-pages.jsonl -o " + cases + "/clean.jsonl 2>/dev/null").exit_code, 0);
+  ASSERT_EQ(test::run_command("python3 " + script + " --frames " + datasets + " " + cases).exit_code, 0);
+  auto score = [&](const std::string& input, const std::string& gold, const std::string& options) {
+    EXPECT_EQ(test::run_husk("dedup " + options + " " + cases + "/" + input + " -o " + dir.file("c.jsonl") +
+                             " 2>/dev/null").exit_code, 0);
+    return nlohmann::json::parse(test::run_husk("eval dedup --json --gold " + gold + " " + dir.file("c.jsonl")).out);
+  };
+  const auto documented = test::table_after(test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/cli.md"),
+                                            "| frame lines | frames F1 | frames precision | full F1 | clean F1 |");
+  const std::vector<std::pair<std::string, std::string>> rows = {
+      {"off:", "--host-lines 0"}, {"defaults:", ""}, {"low:", "--host-lines 3 --host-share 0"}};
+  ASSERT_EQ(documented.size(), rows.size());
+  for (const auto& [name, options] : rows) {
+    auto row = documented.find(name);
+    ASSERT_NE(row, documented.end()) << name;
+    ASSERT_EQ(row->second.size(), 4u) << name;
+    auto frames = score("frames.jsonl", cases + "/frames-gold.jsonl", options);
+    EXPECT_EQ(row->second[0], three_decimals(frames["f1"].get<double>())) << name << ": frames F1";
+    EXPECT_EQ(row->second[1], three_decimals(frames["precision"].get<double>())) << name << ": frames precision";
+    EXPECT_EQ(row->second[2], three_decimals(score("full.jsonl", pairs + "/pairs.jsonl", options)["f1"].get<double>()))
+        << name << ": full F1";
+    EXPECT_EQ(row->second[3], three_decimals(score("clean.jsonl", pairs + "/pairs.jsonl", options)["f1"].get<double>()))
+        << name << ": clean F1";
+  }
+}
+
 // The first ```sh block after a README section's opening words; "" when
 // there is none.
 std::string readme_block(const std::string& section_start) {
