@@ -1,15 +1,20 @@
 // Runs a function over a stream of items on N threads and hands the
-// results on in input order. Items are gathered into batches (bounded in
-// count and bytes, so memory stays bounded whatever the input size); one
-// job processes each item as it arrives.
+// results on in input order, on the caller's thread. The caller keeps
+// reading while the jobs work: items wait in a window bounded in count and
+// bytes (so memory stays bounded whatever the input size), each job takes
+// the next waiting item as soon as it is free, and the results at the
+// front of the window are handed on as they are ready. Nothing waits for
+// the slowest item of a batch, and reading and writing overlap the work.
 #pragma once
 
 #include <algorithm>
-#include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -21,62 +26,156 @@ class OrderedBatches {
   using Work = std::function<Out(const In&)>;
   using Emit = std::function<void(const In&, Out&)>;
 
+  // The window's bounds: items per job (small items, such as records of a
+  // few hundred words, need many to keep the jobs busy while the caller's
+  // thread is away), and the items' bytes.
+  static constexpr std::size_t kMaxItemsPerJob = 1024;
+  static constexpr std::size_t kMaxBytes = 64u << 20;
+
   OrderedBatches(unsigned jobs, Work work, Emit emit)
       : jobs_(std::max(1u, jobs)), work_(std::move(work)), emit_(std::move(emit)) {}
+
+  ~OrderedBatches() { stop(); }
+
+  OrderedBatches(const OrderedBatches&) = delete;
+  OrderedBatches& operator=(const OrderedBatches&) = delete;
 
   // 0: one job per core.
   static unsigned resolve_jobs(unsigned jobs) {
     return jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
   }
 
+  // Queues an item (`bytes`: its size, for the window's bound), first
+  // handing on the results that are ready; waits while the window is full.
+  // What a job threw is thrown again here or in finish().
   void push(In&& item, std::size_t bytes) {
-    batch_bytes_ += bytes;
-    batch_.push_back(std::move(item));
-    if (jobs_ == 1 || batch_.size() >= 64 * jobs_ || batch_bytes_ >= kMaxBatchBytes) flush();
+    if (jobs_ == 1) {
+      Out out = work_(item);
+      emit_(item, out);
+      return;
+    }
+    start();
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      emit_ready(lock);
+      if (window_.size() < kMaxItemsPerJob * jobs_ && (window_.empty() || bytes_ + bytes <= kMaxBytes)) break;
+      ready_.wait(lock);
+    }
+    window_.push_back(Slot{std::move(item), std::nullopt, bytes});
+    bytes_ += bytes;
+    waiting_.notify_one();
   }
 
-  void finish() { flush(); }
+  // Hands on every remaining result, in order.
+  void finish() {
+    if (jobs_ == 1 || workers_.empty()) return;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      for (;;) {
+        emit_ready(lock);
+        if (window_.empty()) break;
+        ready_.wait(lock);
+      }
+    }
+    stop();
+  }
 
  private:
-  static constexpr std::size_t kMaxBatchBytes = 64u << 20;
+  struct Slot {
+    In item;
+    std::optional<Out> result;
+    std::size_t bytes = 0;
+    bool taken = false;
+  };
 
-  void flush() {
-    if (batch_.empty()) return;
-    std::vector<Out> results(batch_.size());
-    if (jobs_ == 1 || batch_.size() == 1) {
-      for (std::size_t i = 0; i < batch_.size(); ++i) results[i] = work_(batch_[i]);
-    } else {
-      std::atomic<std::size_t> next{0};
-      // What a job throws must not end the process from a worker thread: the
-      // first exception stops the batch and is thrown again here, where
-      // the command's own handling sees it.
-      std::exception_ptr failure;
-      std::mutex failure_mutex;
-      auto worker = [&] {
-        try {
-          for (std::size_t i = next++; i < batch_.size(); i = next++) results[i] = work_(batch_[i]);
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(failure_mutex);
-          if (!failure) failure = std::current_exception();
-          next = batch_.size();
-        }
-      };
-      std::vector<std::thread> threads;
-      for (unsigned t = 1; t < jobs_; ++t) threads.emplace_back(worker);
-      worker();
-      for (std::thread& t : threads) t.join();
-      if (failure) std::rethrow_exception(failure);
+  void start() {
+    if (!workers_.empty()) return;
+    for (unsigned t = 0; t < jobs_; ++t) workers_.emplace_back([this] { work_loop(); });
+  }
+
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
     }
-    for (std::size_t i = 0; i < batch_.size(); ++i) emit_(batch_[i], results[i]);
-    batch_.clear();
-    batch_bytes_ = 0;
+    waiting_.notify_all();
+    for (std::thread& t : workers_) t.join();
+    workers_.clear();
+    stopping_ = false;
+  }
+
+  // A job: the first item no job has taken, worked on outside the lock.
+  // Slots stay where they are while a job holds one (a deque moves no
+  // element when another is added at the back or taken from the front,
+  // and the front is taken only once its result is in).
+  void work_loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      Slot* slot = nullptr;
+      waiting_.wait(lock, [&] {
+        if (stopping_) return true;
+        for (std::size_t i = next_; i < window_.size(); ++i)
+          if (!window_[i].taken) {
+            slot = &window_[i];
+            next_ = i + 1;
+            return true;
+          }
+        return false;
+      });
+      if (slot == nullptr) return;
+      slot->taken = true;
+      lock.unlock();
+      std::optional<Out> out;
+      std::exception_ptr thrown;
+      try {
+        out.emplace(work_(slot->item));
+      } catch (...) {
+        // What a job throws must not end the process from a worker thread:
+        // the caller's thread throws it again, where the command's own
+        // handling sees it.
+        thrown = std::current_exception();
+      }
+      lock.lock();
+      if (thrown && !failure_) failure_ = thrown;
+      slot->result = thrown ? std::optional<Out>(Out()) : std::move(out);
+      // The caller waits only for the front's result (its room comes from
+      // handing the front on): waking it for any other is wasted.
+      if (slot == &window_.front() || thrown) ready_.notify_one();
+    }
+  }
+
+  // Hands on the results at the front of the window (with the lock
+  // released while emit runs, so the jobs go on).
+  void emit_ready(std::unique_lock<std::mutex>& lock) {
+    while (!window_.empty() && window_.front().result) {
+      if (failure_) {
+        std::exception_ptr failure = failure_;
+        lock.unlock();
+        stop();
+        std::rethrow_exception(failure);
+      }
+      Slot slot = std::move(window_.front());
+      window_.pop_front();
+      next_ = next_ > 0 ? next_ - 1 : 0;
+      bytes_ -= slot.bytes;
+      lock.unlock();
+      emit_(slot.item, *slot.result);
+      lock.lock();
+    }
   }
 
   unsigned jobs_;
   Work work_;
   Emit emit_;
-  std::vector<In> batch_;
-  std::size_t batch_bytes_ = 0;
+  std::mutex mutex_;
+  std::condition_variable waiting_;  // jobs wait for items
+  std::condition_variable ready_;    // the caller waits for results and room
+  std::deque<Slot> window_;
+  std::size_t next_ = 0;  // window_[next_ ...]: where untaken items start
+  std::size_t bytes_ = 0;
+  bool stopping_ = false;
+  std::exception_ptr failure_;
+  std::vector<std::thread> workers_;
 };
 
 }  // namespace husk
