@@ -59,7 +59,7 @@ class OrderedBatches {
     for (;;) {
       emit_ready(lock);
       if (window_.size() < kMaxItemsPerJob * jobs_ && (window_.empty() || bytes_ + bytes <= kMaxBytes)) break;
-      ready_.wait(lock);
+      if (!work_one(lock)) ready_.wait(lock);
     }
     window_.push_back(Slot{std::move(item), std::nullopt, bytes});
     bytes_ += bytes;
@@ -68,13 +68,16 @@ class OrderedBatches {
 
   // Hands on every remaining result, in order.
   void finish() {
-    if (jobs_ == 1 || workers_.empty()) return;
+    if (jobs_ == 1 || window_.empty()) {
+      stop();
+      return;
+    }
     {
       std::unique_lock<std::mutex> lock(mutex_);
       for (;;) {
         emit_ready(lock);
         if (window_.empty()) break;
-        ready_.wait(lock);
+        if (!work_one(lock)) ready_.wait(lock);
       }
     }
     stop();
@@ -88,9 +91,51 @@ class OrderedBatches {
     bool taken = false;
   };
 
+  // jobs - 1 threads; the caller's thread is the last job whenever the
+  // window is full or the input is over, so that N jobs keep N cores busy
+  // and no more.
   void start() {
     if (!workers_.empty()) return;
-    for (unsigned t = 0; t < jobs_; ++t) workers_.emplace_back([this] { work_loop(); });
+    for (unsigned t = 1; t < jobs_; ++t) workers_.emplace_back([this] { work_loop(); });
+  }
+
+  // The first item no job has taken, when there is one: taken, worked on
+  // outside the lock, its result stored. False when there is none.
+  bool work_one(std::unique_lock<std::mutex>& lock) {
+    Slot* slot = take();
+    if (slot == nullptr) return false;
+    run(slot, lock);
+    return true;
+  }
+
+  Slot* take() {
+    for (std::size_t i = next_; i < window_.size(); ++i)
+      if (!window_[i].taken) {
+        next_ = i + 1;
+        window_[i].taken = true;
+        return &window_[i];
+      }
+    return nullptr;
+  }
+
+  void run(Slot* slot, std::unique_lock<std::mutex>& lock) {
+    lock.unlock();
+    std::optional<Out> out;
+    std::exception_ptr thrown;
+    try {
+      out.emplace(work_(slot->item));
+    } catch (...) {
+      // What a job throws must not end the process from a worker thread:
+      // the caller's thread throws it again, where the command's own
+      // handling sees it.
+      thrown = std::current_exception();
+    }
+    lock.lock();
+    if (thrown && !failure_) failure_ = thrown;
+    slot->result = thrown ? std::optional<Out>(Out()) : std::move(out);
+    // The caller waits only for the front's result (its room comes from
+    // handing the front on): waking it for any other is wasted.
+    if (slot == &window_.front() || thrown) ready_.notify_one();
   }
 
   void stop() {
@@ -104,43 +149,17 @@ class OrderedBatches {
     stopping_ = false;
   }
 
-  // A job: the first item no job has taken, worked on outside the lock.
-  // Slots stay where they are while a job holds one (a deque moves no
-  // element when another is added at the back or taken from the front,
-  // and the front is taken only once its result is in).
+  // A job's thread: the first item no job has taken, as long as there is
+  // one. Slots stay where they are while a job holds one (a deque moves no
+  // element when another is added at the back or taken from the front, and
+  // the front is taken only once its result is in).
   void work_loop() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       Slot* slot = nullptr;
-      waiting_.wait(lock, [&] {
-        if (stopping_) return true;
-        for (std::size_t i = next_; i < window_.size(); ++i)
-          if (!window_[i].taken) {
-            slot = &window_[i];
-            next_ = i + 1;
-            return true;
-          }
-        return false;
-      });
+      waiting_.wait(lock, [&] { return stopping_ || (slot = take()) != nullptr; });
       if (slot == nullptr) return;
-      slot->taken = true;
-      lock.unlock();
-      std::optional<Out> out;
-      std::exception_ptr thrown;
-      try {
-        out.emplace(work_(slot->item));
-      } catch (...) {
-        // What a job throws must not end the process from a worker thread:
-        // the caller's thread throws it again, where the command's own
-        // handling sees it.
-        thrown = std::current_exception();
-      }
-      lock.lock();
-      if (thrown && !failure_) failure_ = thrown;
-      slot->result = thrown ? std::optional<Out>(Out()) : std::move(out);
-      // The caller waits only for the front's result (its room comes from
-      // handing the front on): waking it for any other is wasted.
-      if (slot == &window_.front() || thrown) ready_.notify_one();
+      run(slot, lock);
     }
   }
 
