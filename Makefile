@@ -138,10 +138,11 @@ load: build
 
 # The suite under AddressSanitizer and UndefinedBehaviorSanitizer (every
 # test, the binaries they start included), then the tests that run threads
-# (the service, the hook, the corpus engine, --jobs) under ThreadSanitizer.
+# (the service, the hook, the corpus engine, --jobs and its pipeline) under
+# ThreadSanitizer.
 # Each in its own build tree; not part of `make test`, whose 15 minutes on
 # two cores the sanitized builds alone would exceed.
-SANITIZE_THREAD_TESTS ?= Service|Hook|Corpus|Jobs|Index
+SANITIZE_THREAD_TESTS ?= Service|Hook|Corpus|Jobs|Index|OrderedBatches
 SANITIZE_MPI_TESTS = ^(DedupMpi\.|Docs\.TheDataTeamQuickStartRunsAsWritten)
 sanitize: deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHUSK_SANITIZE=address,undefined \

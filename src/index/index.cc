@@ -4,6 +4,7 @@
 #include "husk/index.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <lmdb.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <map>
 #include <mutex>
@@ -168,6 +170,52 @@ class Txn {
  private:
   MDB_txn* txn_;
   int rc_ = 0;
+};
+
+// An export keeps its resident set bounded. LMDB maps the file, so every
+// page a pass reads stays in the process's resident set (a 4 GB index
+// exported gave a 4 GB peak RSS). Every 8 MiB it has read, the map's pages
+// are dropped from this process (MADV_DONTNEED); they stay in the page
+// cache and a later read maps them again. The kernel maps the pages around
+// each one read (fault-around), and a table's pages lie among the other
+// tables', so a process holds several times what it read: at 64 MiB the
+// export of a 4 GB index peaked at 1 GB, at 8 MiB at 0.2 GB. verify looks
+// pages up all over the file and keeps its map: dropping the trees' hot
+// pages made it 2.8 times slower. LMDB maps the file read-only and shared
+// (no MDB_WRITEMAP), so nothing is lost.
+class MapRelease {
+ public:
+  // The map is the mapping of the index's data.mdb in /proc/self/maps
+  // (LMDB names its address only for a fixed map).
+  explicit MapRelease(MDB_env* env) {
+    const char* dir = nullptr;
+    if (mdb_env_get_path(env, &dir) != 0 || dir == nullptr) return;
+    std::error_code ec;
+    const std::filesystem::path file = std::filesystem::weakly_canonical(std::filesystem::path(dir) / "data.mdb", ec);
+    std::ifstream maps("/proc/self/maps");
+    for (std::string line; std::getline(maps, line);) {
+      const std::size_t path = line.find('/');
+      if (path == std::string::npos || line.compare(path, std::string::npos, file.string()) != 0) continue;
+      uintptr_t start = 0, end = 0;
+      if (std::sscanf(line.c_str(), "%zx-%zx", &start, &end) != 2 || end <= start) continue;
+      map_ = reinterpret_cast<void*>(start);
+      size_ = end - start;
+      return;
+    }
+  }
+  // `bytes` read.
+  void read(std::size_t bytes) {
+    since_ += bytes;
+    if (since_ < kEvery || map_ == nullptr) return;
+    madvise(map_, size_, MADV_DONTNEED);
+    since_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t kEvery = std::size_t(8) << 20;
+  void* map_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t since_ = 0;
 };
 
 // The URL in a stored record, or empty.
@@ -1102,7 +1150,9 @@ Status Index::export_jsonl(std::ostream& out) const {
   if (r.rc != 0) return lmdb_error(r.rc, "cannot read the index");
   Txn txn(r.txn);
   std::vector<std::string> damaged;
+  MapRelease release(impl_->env);
   txn.each(impl_->docs, "", [&](std::string_view id, std::string_view record) {
+    release.read(id.size() + record.size());
     if (!whole_record(record)) {
       damaged.emplace_back(id);
       return true;
