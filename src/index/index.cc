@@ -20,7 +20,6 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <numeric>
 #include <ostream>
 #include <set>
 #include <system_error>
@@ -512,51 +511,52 @@ struct Index::Impl {
   // Clusters are the connected components of the verified pairs (husk
   // dedup's default), keyed by their earliest-indexed page, the main page.
   // A cluster's pages after one of them left: the components of the pairs
-  // among the rest, found again with the index's own search, each keyed by
-  // its earliest page. A page that bridged two parts of a chain splits the
-  // cluster, as husk dedup would on the pages that are left.
+  // among the rest, found again with the index's own search and joined by
+  // husk dedup's own cluster_pairs, each keyed by its earliest page. A page
+  // that bridged two parts of a chain splits the cluster, as husk dedup
+  // would on the pages that are left.
   void recluster(Txn& txn, const std::string& cluster) {
-    std::vector<std::string> rest = txn.values(members, cluster);
+    std::vector<std::string> ids = txn.values(members, cluster);
     txn.del(clusters, cluster);
     add_counter(txn, "clusters", -1);
-    if (rest.empty()) return;
-    std::map<std::string, std::size_t> at;
-    for (std::size_t i = 0; i < rest.size(); ++i) at[rest[i]] = i;
-    std::vector<std::vector<Candidate>> near(rest.size());
-    std::vector<uint64_t> seq(rest.size(), UINT64_MAX);
-    std::vector<std::size_t> root(rest.size());
-    std::iota(root.begin(), root.end(), std::size_t{0});
-    auto find = [&](std::size_t x) {
-      while (root[x] != x) x = root[x] = root[root[x]];
-      return x;
+    for (const std::string& id : ids) txn.del(members, cluster, id);
+    // The pages in arrival order (a damaged one last, alone, for verify to
+    // report), so that each component's first page is its earliest.
+    struct Left {
+      std::string id;
+      std::optional<StoredPage> page;
+      std::vector<Candidate> near;  // its near-duplicates among the rest
     };
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-      std::optional<StoredPage> page = stored_page(txn, rest[i]);
-      if (!page) continue;  // a damaged page stays alone, for verify to report
-      seq[i] = page->seq;
-      for (Candidate& c : candidates(txn, page->sig, page->language)) {
+    std::vector<Left> rest;
+    for (std::string& id : ids) {
+      std::optional<StoredPage> page = stored_page(txn, id);
+      rest.push_back({std::move(id), std::move(page), {}});
+    }
+    auto seq = [](const Left& l) { return l.page ? l.page->seq : UINT64_MAX; };
+    std::sort(rest.begin(), rest.end(), [&](const Left& a, const Left& b) {
+      return seq(a) != seq(b) ? seq(a) < seq(b) : a.id < b.id;
+    });
+    std::map<std::string, uint32_t> at;
+    for (uint32_t i = 0; i < rest.size(); ++i) at[rest[i].id] = i;
+    std::vector<Pair> pairs;
+    for (uint32_t i = 0; i < rest.size(); ++i) {
+      if (!rest[i].page) continue;
+      for (Candidate& c : candidates(txn, rest[i].page->sig, rest[i].page->language)) {
         auto j = at.find(c.id);
         if (j == at.end() || j->second == i) continue;
-        root[find(i)] = find(j->second);
-        near[i].push_back(std::move(c));
+        pairs.push_back({std::min(i, j->second), std::max(i, j->second), static_cast<float>(c.score)});
+        rest[i].near.push_back(std::move(c));
       }
     }
-    std::map<std::size_t, std::size_t> main_of_root;  // root -> the member with the least seq
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-      auto [it, fresh] = main_of_root.emplace(find(i), i);
-      if (!fresh && (seq[i] < seq[it->second] || (seq[i] == seq[it->second] && rest[i] < rest[it->second])))
-        it->second = i;
-    }
-    for (const auto& [r, m] : main_of_root) {
-      txn.put(clusters, rest[m], rest[m] + "\n" + url_of(txn.get(docs, rest[m])));
+    for (const Cluster& c : cluster_pairs(rest.size(), pairs, ClusterMethod::kComponents, /*singletons=*/true)) {
+      const std::string& home = rest[c.main].id;
+      txn.put(clusters, home, home + "\n" + url_of(txn.get(docs, home)));
       add_counter(txn, "clusters", 1);
-    }
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-      const std::string& home = rest[main_of_root.at(find(i))];
-      txn.del(members, cluster, rest[i]);
-      txn.put(members, home, rest[i]);
-      txn.put(cluster_of, rest[i], home);
-      set_verdict(txn, rest[i], home, home == rest[i] ? std::nullopt : earliest_of(txn, near[i], rest[i]));
+      for (uint32_t m : c.members) {
+        txn.put(members, home, rest[m].id);
+        txn.put(cluster_of, rest[m].id, home);
+        set_verdict(txn, rest[m].id, home, m == c.main ? std::nullopt : earliest_of(txn, rest[m].near, rest[m].id));
+      }
     }
   }
 
