@@ -88,7 +88,6 @@ class OrderedBatches {
     In item;
     std::optional<Out> result;
     std::size_t bytes = 0;
-    bool taken = false;
   };
 
   // jobs - 1 threads; the caller's thread is the last job whenever the
@@ -108,15 +107,8 @@ class OrderedBatches {
     return true;
   }
 
-  Slot* take() {
-    for (std::size_t i = next_; i < window_.size(); ++i)
-      if (!window_[i].taken) {
-        next_ = i + 1;
-        window_[i].taken = true;
-        return &window_[i];
-      }
-    return nullptr;
-  }
+  // Items are taken in window order: those before next_ are taken.
+  Slot* take() { return next_ < window_.size() ? &window_[next_++] : nullptr; }
 
   void run(Slot* slot, std::unique_lock<std::mutex>& lock) {
     lock.unlock();
@@ -175,7 +167,7 @@ class OrderedBatches {
       }
       Slot slot = std::move(window_.front());
       window_.pop_front();
-      next_ = next_ > 0 ? next_ - 1 : 0;
+      --next_;  // the front had a result, so it was taken
       bytes_ -= slot.bytes;
       lock.unlock();
       emit_(slot.item, *slot.result);
@@ -190,7 +182,7 @@ class OrderedBatches {
   std::condition_variable waiting_;  // jobs wait for items
   std::condition_variable ready_;    // the caller waits for results and room
   std::deque<Slot> window_;
-  std::size_t next_ = 0;  // window_[next_ ...]: where untaken items start
+  std::size_t next_ = 0;  // window_[next_ ...]: the items no job has taken
   std::size_t bytes_ = 0;
   bool stopping_ = false;
   std::exception_ptr failure_;
