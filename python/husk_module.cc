@@ -284,7 +284,9 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
     if (host_lines > 0) {
       HostLines lines;
       for (std::size_t i : to_sign) lines.count(lines.keys(pages[i].url, texts[i]));
-      for (std::size_t i : to_sign) lines.strip(pages[i].url, texts[i], HostLineOptions{host_lines, host_share});
+      std::string kept;
+      for (std::size_t i : to_sign)
+        if (lines.strip(pages[i].url, texts[i], kept, HostLineOptions{host_lines, host_share}) > 0) texts[i] = std::move(kept);
     }
     std::vector<std::string_view> views;
     for (std::size_t i : to_sign) views.push_back(texts[i]);

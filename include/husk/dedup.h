@@ -214,7 +214,7 @@ class SeenParagraphs {
 // count, and with it the threshold, errs high: lines are kept rather than
 // stripped), exact while the distinct lines are few beside its width.
 struct HostLineOptions {
-  uint32_t min_documents = 10;
+  uint32_t min_documents = 10;  // 0: no line is frame (off)
   double share = 0.5;
 };
 
@@ -227,10 +227,11 @@ class HostLines {
   std::vector<uint64_t> keys(std::string_view url, std::string_view text) const;
   // Counts one document's keys. Not thread-safe.
   void count(const std::vector<uint64_t>& keys);
-  // `text` without its host's frame lines; returns how many lines went
-  // (0 when none would be left: the text is then unchanged).
-  // Thread-safe once counting is over.
-  std::size_t strip(std::string_view url, std::string& text, const HostLineOptions& options) const;
+  // `text` without its host's frame lines, into `kept`; returns how many
+  // lines went (0 when none went or none would be left: `kept` is then
+  // empty and the text is used as it is). Thread-safe once counting is over.
+  std::size_t strip(std::string_view url, std::string_view text, std::string& kept,
+                    const HostLineOptions& options) const;
   // The counters, for summing the counts of several ranks element-wise.
   std::vector<uint32_t>& counters() { return counters_; }
 

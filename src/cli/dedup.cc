@@ -32,7 +32,7 @@ struct DedupArgs {
   unsigned jobs = 0;
   uint64_t memory = uint64_t(1) << 30;
   std::string work_dir;
-  HostFrame frame;
+  HostLineOptions frame;
 };
 
 std::string setting_of(const DedupOptions& o) {
@@ -136,7 +136,6 @@ int run_dedup(DedupArgs args) {
   args.options.cluster = *cluster;
   args.options.main = *main;
   if (args.options.measure == "containment" && !args.threshold_given) args.options.threshold = kContainmentThreshold;
-  args.frame.on = args.frame.options.min_documents > 0;
   auto launched = launcher_exchange();
   if (!launched.ok()) return fail("dedup", launched.status().message(), 2);
   Exchange& exchange = **launched;
@@ -204,14 +203,14 @@ int run_dedup(DedupArgs args) {
     }
     // Frame lines: a first pass counts every rank's texts' host lines.
     std::unique_ptr<HostLines> lines;
-    if (args.frame.on) {
+    if (args.frame.min_documents > 0) {
       lines = std::make_unique<HostLines>();
       for (Status& st : count_host_lines(args.inputs, args.jobs, rank, exchange.size(), *lines))
         if (rank == 0) fail("dedup", st.message(), 1);
       sum_over_ranks(exchange, lines->counters());
     }
     StreamedPages streamed = stream_dedup_pages(args.inputs, args.jobs, rank, exchange.size(), sign_options, sink,
-                                                lines.get(), args.frame.options);
+                                                lines.get(), args.frame);
     frame = streamed.frame;
     read_pages = streamed.pages;
     without_signature = streamed.without_signature;
@@ -223,12 +222,12 @@ int run_dedup(DedupArgs args) {
   if (!run.ok()) return fatal(run.status().message());
   for (const Status& st : input_errors) fail("dedup", st.message(), 1);
   for (const Status& st : record_errors) fail("dedup", st.message(), 1);
-  if (args.frame.on) {
+  if (args.frame.min_documents > 0) {
     const uint64_t framed = exchange.sum(frame.texts), lines = exchange.sum(frame.lines);
     char line[160];
     std::snprintf(line, sizeof line, "%llu frame lines left out of %llu texts before signing (--host-lines %u, --host-share %g)",
                   static_cast<unsigned long long>(lines), static_cast<unsigned long long>(framed),
-                  args.frame.options.min_documents, args.frame.options.share);
+                  args.frame.min_documents, args.frame.share);
     say(line);
   }
   const uint64_t pages_without = exchange.sum(without_signature);
@@ -313,11 +312,11 @@ Command add_dedup_command(CLI::App& app) {
       ->transform(CLI::AsSizeValue(false))
       ->default_str("1G");
   cmd->add_option("--work-dir", args->work_dir, "minhash: where spill files go (default: $TMPDIR or /tmp)");
-  cmd->add_option("--host-lines", args->frame.options.min_documents,
+  cmd->add_option("--host-lines", args->frame.min_documents,
                   "Before signing a record's text, leave out the lines that recur in at least this many records\n"
                   "of its URL's host and in --host-share of them (the site's frame); 0: off")
       ->capture_default_str();
-  cmd->add_option("--host-share", args->frame.options.share,
+  cmd->add_option("--host-share", args->frame.share,
                   "The share of a host's documents a frame line occurs in, at least")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();

@@ -207,7 +207,7 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
 }  // namespace
 
 LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts,
-                             const HostFrame& frame) {
+                             const HostLineOptions& frame) {
   LoadedPages out;
   std::vector<Loaded> loaded;
   // The language a record is compared under is identified here, before
@@ -227,15 +227,15 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   for (std::size_t i = 0; i < loaded.size(); ++i)
     if (to_sign(loaded[i])) unsigned_pages.push_back(i);
   std::vector<std::optional<std::string>> stripped(unsigned_pages.size());  // texts that lost frame lines
-  if (frame.on) {
+  if (frame.min_documents > 0) {
     HostLines lines;
     for (std::size_t i : unsigned_pages)
       if (framed(loaded[i])) lines.count(lines.keys(loaded[i].page.url, loaded[i].text));
     for (std::size_t k = 0; k < unsigned_pages.size(); ++k) {
       const Loaded& l = loaded[unsigned_pages[k]];
       if (!framed(l)) continue;
-      std::string text = l.text;
-      if (const std::size_t dropped = lines.strip(l.page.url, text, frame.options); dropped > 0) {
+      std::string text;
+      if (const std::size_t dropped = lines.strip(l.page.url, l.text, text, frame); dropped > 0) {
         stripped[k] = std::move(text);
         out.frame.lines += dropped;
         ++out.frame.texts;
@@ -291,12 +291,9 @@ StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigne
   // identified a page's language already).
   auto prepare = [&](Loaded& l) {
     if (to_sign(l)) {
-      if (lines != nullptr && framed(l)) {
-        std::string text = l.text;
-        l.frame_lines = lines->strip(l.page.url, text, frame);
-        if (l.frame_lines > 0) l.page.sig = sign(normalize(text, minhash_only.normalize), minhash_only, nullptr);
-      }
-      if (l.frame_lines == 0) l.page.sig = sign(normalize(l.text, minhash_only.normalize), minhash_only, nullptr);
+      std::string kept;
+      if (lines != nullptr && framed(l)) l.frame_lines = lines->strip(l.page.url, l.text, kept, frame);
+      l.page.sig = sign(normalize(l.frame_lines > 0 ? kept : l.text, minhash_only.normalize), minhash_only, nullptr);
       l.has_signature = true;
     }
     l.text = l.page.language.empty() && !l.extracted ? std::string(language_probe(l.text)) : std::string();

@@ -23,11 +23,9 @@ namespace husk::cli {
 // Per-host frame lines (husk/dedup.h, HostLines): the lines of a record's
 // text that recur in many documents of its URL's host are left out before
 // it is signed here. Signed records, and pages given as HTML (husk's
-// extraction leaves their frame out), are used as they are.
-struct HostFrame {
-  bool on = false;
-  HostLineOptions options;
-};
+// extraction leaves their frame out), are used as they are. Off unless
+// asked for.
+inline constexpr HostLineOptions kNoFrameLines{0, 0};
 
 // What leaving out frame lines did.
 struct FrameStats {
@@ -48,7 +46,7 @@ struct LoadedPages {
 // With keep_texts, each page's text as its record gave it, frame lines
 // included.
 LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts = false,
-                             const HostFrame& frame = {});
+                             const HostLineOptions& frame = kNoFrameLines);
 
 // The first pass of a streamed run with frame lines: counts the host lines
 // of this rank's share of the texts into `lines` (to be summed over the
@@ -71,9 +69,9 @@ struct StreamedPages {
 };
 
 // `lines`: the counts of every rank's texts (count_host_lines), when frame
-// lines are left out.
+// lines are left out by `frame`.
 StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
                                  const SignOptions& sign_options, const DedupSink& sink,
-                                 const HostLines* lines = nullptr, const HostLineOptions& frame = {});
+                                 const HostLines* lines = nullptr, const HostLineOptions& frame = kNoFrameLines);
 
 }  // namespace husk::cli

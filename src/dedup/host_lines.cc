@@ -78,13 +78,14 @@ uint32_t HostLines::estimate(uint64_t key) const {
   return low;
 }
 
-std::size_t HostLines::strip(std::string_view url, std::string& text, const HostLineOptions& options) const {
+std::size_t HostLines::strip(std::string_view url, std::string_view text, std::string& kept,
+                             const HostLineOptions& options) const {
+  kept.clear();
   const std::string host = url_host(url);
   if (host.empty()) return 0;
   const uint64_t seed = host_seed(host);
   const double documents = estimate(document_key(seed));
   const double threshold = std::max<double>(options.min_documents, std::ceil(options.share * documents));
-  std::string kept;
   std::size_t dropped = 0;
   for_each_line(text, [&](std::string_view line) {
     if (estimate(line_key(seed, line)) >= threshold) {
@@ -97,9 +98,9 @@ std::size_t HostLines::strip(std::string_view url, std::string& text, const Host
   // A text all of whose lines are its host's (a page that is all frame, or
   // a story the host repeats in most of its pages) is kept whole: there is
   // nothing else to compare it by.
-  if (dropped == 0 || kept.empty()) return 0;
-  text = std::move(kept);
-  return dropped;
+  if (dropped > 0 && !kept.empty()) return dropped;
+  kept.clear();
+  return 0;
 }
 
 }  // namespace husk
