@@ -155,7 +155,7 @@ std::string clusters_page(const DedupReport& r, const std::vector<DedupPage>& pa
       } else if (with_main[m] != nullptr) {
         score = score_text(with_main[m]->score, r.measure);
       } else {
-        // Joined through another member: its best pair inside the cluster.
+        // Joined through another member: its nearest pair inside the cluster.
         score = best[m] == nullptr ? "joined through the cluster"
                                    : "via " + pages[other(*best[m], m)].id + ": " + score_text(best[m]->score, r.measure);
       }
