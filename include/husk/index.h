@@ -160,8 +160,12 @@ class Index {
   // The options the index was opened with (its decision rule among them).
   const IndexOptions& options() const;
   // Checks that every posting points at a stored page and every stored
-  // page has its postings; returns the problems found (none: clean).
-  std::vector<std::string> verify() const;
+  // page has its postings, and that records, clusters and counters agree;
+  // returns the problems found (none: clean). Reads every table in key
+  // order, in bounded memory; `exhaustive` looks every posting up one by
+  // one instead (the same problems, in the same order: the streamed
+  // check's twin, with a resident set as large as the index).
+  std::vector<std::string> verify(bool exhaustive = false) const;
   // Copies the environment, compacted, into an empty directory (a backup).
   Status compact_to(const std::string& dir) const;
   // Every stored record, one JSON line each, in id order. A damaged record

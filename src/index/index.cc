@@ -30,6 +30,7 @@
 #include "record/record.h"
 #include "husk/metadata.h"
 #include "record/signature_json.h"
+#include "sign/hashing.h"
 
 namespace husk {
 
@@ -171,17 +172,17 @@ class Txn {
   int rc_ = 0;
 };
 
-// An export keeps its resident set bounded. LMDB maps the file, so every
-// page a pass reads stays in the process's resident set (a 4 GB index
-// exported gave a 4 GB peak RSS). Every 8 MiB it has read, the map's pages
-// are dropped from this process (MADV_DONTNEED); they stay in the page
-// cache and a later read maps them again. The kernel maps the pages around
-// each one read (fault-around), and a table's pages lie among the other
-// tables', so a process holds several times what it read: at 64 MiB the
-// export of a 4 GB index peaked at 1 GB, at 8 MiB at 0.2 GB. verify looks
-// pages up all over the file and keeps its map: dropping the trees' hot
-// pages made it 2.8 times slower. LMDB maps the file read-only and shared
-// (no MDB_WRITEMAP), so nothing is lost.
+// An export or a verification keeps its resident set bounded. LMDB maps
+// the file, so every page a pass reads stays in the process's resident set
+// (a 4 GB index exported gave a 4 GB peak RSS). Every 8 MiB it has mapped,
+// the map's pages are dropped from this process (MADV_DONTNEED); they stay
+// in the page cache and a later read maps them again. What a pass maps is
+// not what it reads: the kernel maps the pages around each one read
+// (fault-around), and a table's pages lie among the other tables'. Counting
+// bytes read, a 4 GB index's export peaked at 0.2 GB and its verification
+// at 0.4 GB; counting the fault-around windows touched, both stay under
+// 40 MB (docs/service.md). LMDB maps the file read-only and shared (no
+// MDB_WRITEMAP), so nothing is lost.
 class MapRelease {
  public:
   // The map is the mapping of the index's data.mdb in /proc/self/maps
@@ -202,18 +203,32 @@ class MapRelease {
       return;
     }
   }
-  // `bytes` read.
-  void read(std::size_t bytes) {
-    since_ += bytes;
-    if (since_ < kEvery || map_ == nullptr) return;
+  // A value read where the map holds it, and `lookups` point lookups
+  // elsewhere in the file. The kernel maps a whole window around each page
+  // it faults in (fault-around, 64 KiB by default), so what a pass maps is
+  // counted in windows: each window a value lies in that the last value
+  // did not counts whole, and so does each lookup.
+  void read(std::string_view value, std::size_t lookups = 0) {
+    if (map_ == nullptr) return;
+    since_ += lookups * kFaultAround;
+    const auto at = reinterpret_cast<uintptr_t>(value.data());
+    for (uintptr_t w = at / kFaultAround, last = (at + std::max<std::size_t>(value.size(), 1) - 1) / kFaultAround;
+         w <= last; ++w)
+      if (w != window_) {
+        since_ += kFaultAround;
+        window_ = w;
+      }
+    if (since_ < kEvery) return;
     madvise(map_, size_, MADV_DONTNEED);
     since_ = 0;
   }
 
  private:
   static constexpr std::size_t kEvery = std::size_t(8) << 20;
+  static constexpr std::size_t kFaultAround = std::size_t(64) << 10;
   void* map_ = nullptr;
   std::size_t size_ = 0;
+  uintptr_t window_ = 0;
   std::size_t since_ = 0;
 };
 
@@ -1033,17 +1048,82 @@ IndexStats Index::stats() const {
   return s;
 }
 
-std::vector<std::string> Index::verify() const {
+namespace {
+
+// The posting tables' contents as multisets, summed by the posted page's
+// bucket without being held: what the stored records say the tables hold
+// beside what they hold. A bucket whose sums differ holds a problem; only
+// its pages and postings are then looked up one by one. Two 64-bit sums
+// and a count per bucket: a damaged posting passes unseen only if its
+// hashes cancel in both sums at once.
+class PostingLedger {
+ public:
+  static constexpr std::size_t kBuckets = 4096;
+  static std::size_t bucket(std::string_view id) { return xxh64(id, 11) % kBuckets; }
+
+  void add(std::size_t table, std::string_view key, std::string_view id) {
+    Sum& s = sums_[table * kBuckets + bucket(id)];
+    const uint64_t k = xxh64(key, 13), v = xxh64(id, 17);
+    s.a += k ^ (v * 0x9E3779B97F4A7C15ull);
+    s.b += (k * 0xC2B2AE3D27D4EB4Full) + v;
+    ++s.n;
+  }
+  // Whether `other` summed something else for the table's bucket.
+  bool differs(const PostingLedger& other, std::size_t table, std::size_t b) const {
+    const Sum& x = sums_[table * kBuckets + b];
+    const Sum& y = other.sums_[table * kBuckets + b];
+    return x.a != y.a || x.b != y.b || x.n != y.n;
+  }
+
+ private:
+  struct Sum {
+    uint64_t a = 0, b = 0, n = 0;
+  };
+  std::vector<Sum> sums_ = std::vector<Sum>(3 * kBuckets);
+};
+
+}  // namespace
+
+// Checked in bounded memory, every table read in key order: the stored
+// records (in id order) with the tables keyed by id beside them, then the
+// posting tables (bands, simhash, members) as sums by bucket
+// (PostingLedger). LMDB maps the file, so a point lookup per posting, the
+// way `exhaustive` checks, faults pages all over it: a 4 GB index verified
+// so peaked at a 4 GB resident set. Reading in order, the map's pages are
+// dropped as they are passed (MapRelease).
+std::vector<std::string> Index::verify(bool exhaustive) const {
   std::vector<std::string> problems;
   ReadTxn r(impl_->env);
   if (r.rc != 0) return {std::string("cannot open a read transaction: ") + mdb_strerror(r.rc)};
   const Impl& I = *impl_;
   Txn txn(r.txn);
+  MapRelease release(impl_->env);
   uint64_t pages = 0, duplicates = 0;
-  // Each posting is looked up, never a key's whole list: a band shared by
-  // many pages would make verification quadratic and its memory large.
-  auto has = [&](MDB_dbi dbi, const std::string& key, const std::string& value) { return txn.has_pair(dbi, key, value); };
+  enum Posting : std::size_t { kBand, kSimhash, kMember };
+  const MDB_dbi posting_table[] = {I.bands, I.simhash, I.members};
+  const char* const missing[] = {": band posting missing", ": simhash posting missing", ""};
+  PostingLedger expected, found;
+  // A posting is looked up one by one where its bucket's sums differ, or
+  // everywhere when exhaustive.
+  std::vector<uint8_t> suspect(3 * PostingLedger::kBuckets, exhaustive ? 1 : 0);
+  auto suspected = [&](std::size_t table, std::string_view id) {
+    return suspect[table * PostingLedger::kBuckets + PostingLedger::bucket(id)] != 0;
+  };
+  // The postings a stored page should have: counted, or looked up.
+  auto postings = [&](const Signatures& sig, auto&& each) {
+    for (const std::string& k : I.band_keys(sig)) each(kBand, k);
+    if (I.options.simhash && sig.simhash)
+      for (const std::string& k : I.simhash_keys(*sig.simhash)) each(kSimhash, k);
+  };
+  auto signatures_of = [](std::string_view record) -> std::optional<Signatures> {
+    nlohmann::json j = nlohmann::json::parse(record, nullptr, false);
+    if (!j.is_object()) return std::nullopt;
+    Result<Signatures> sig = signatures_from_json(j.contains("sig") ? j["sig"] : nlohmann::json());
+    if (!sig.ok()) return std::nullopt;
+    return std::move(*sig);
+  };
   txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
+    release.read(record, 4);  // minima, cluster, its main, duplicate_of's cluster
     std::string id(key);
     ++pages;
     nlohmann::json j = nlohmann::json::parse(record, nullptr, false);
@@ -1057,18 +1137,14 @@ std::vector<std::string> Index::verify() const {
       return true;
     }
     if (!txn.get(I.minhash, id)) problems.push_back(id + ": minima missing");
-    for (const std::string& k : I.band_keys(*sig))
-      if (!has(I.bands, k, id)) problems.push_back(id + ": band posting missing");
-    if (I.options.simhash && sig->simhash)
-      for (const std::string& k : I.simhash_keys(*sig->simhash))
-        if (!has(I.simhash, k, id)) problems.push_back(id + ": simhash posting missing");
+    if (!exhaustive) postings(*sig, [&](std::size_t table, const std::string& k) { expected.add(table, k, id); });
     const bool duplicate = j.contains("duplicate_of") && j["duplicate_of"].is_object();
     duplicates += duplicate;
     auto cluster = txn.get(I.cluster_of, id);
     if (!cluster) {
       problems.push_back(id + ": cluster missing");
     } else {
-      if (!has(I.members, *cluster, id)) problems.push_back(id + ": not a member of " + *cluster);
+      if (!exhaustive) expected.add(kMember, *cluster, id);
       auto main = txn.get(I.clusters, *cluster);
       if (!main) problems.push_back(id + ": cluster " + *cluster + " has no main");
       // The record says what the tables say: its cluster, and, unless it
@@ -1088,17 +1164,60 @@ std::vector<std::string> Index::verify() const {
     }
     return true;
   });
-  for (MDB_dbi dbi : {I.bands, I.simhash, I.members})
-    txn.each(dbi, "", [&](std::string_view, std::string_view id) {
-      if (!txn.get(I.docs, id)) problems.push_back("posting to missing page " + std::string(id));
+  if (!exhaustive) {
+    for (std::size_t table : {kBand, kSimhash, kMember})
+      txn.each(posting_table[table], "", [&](std::string_view key, std::string_view id) {
+        release.read(id);
+        found.add(table, key, id);
+        return true;
+      });
+    bool any = false;
+    for (std::size_t table : {kBand, kSimhash, kMember})
+      for (std::size_t b = 0; b < PostingLedger::kBuckets; ++b)
+        any |= suspect[table * PostingLedger::kBuckets + b] = expected.differs(found, table, b);
+    // The suspect buckets' pages, their postings looked up one by one.
+    if (any)
+      txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
+        release.read(record, 8);
+        if (!suspected(kBand, key) && !suspected(kSimhash, key) && !suspected(kMember, key)) return true;
+        const std::string id(key);
+        if (std::optional<Signatures> sig = signatures_of(record); sig)
+          postings(*sig, [&](std::size_t table, const std::string& k) {
+            if (suspected(table, id) && !txn.has_pair(posting_table[table], k, id))
+              problems.push_back(id + missing[table]);
+          });
+        if (suspected(kMember, id))
+          if (auto cluster = txn.get(I.cluster_of, id); cluster && !txn.has_pair(I.members, *cluster, id))
+            problems.push_back(id + ": not a member of " + *cluster);
+        return true;
+      });
+  } else {
+    txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
+      const std::string id(key);
+      if (std::optional<Signatures> sig = signatures_of(record); sig)
+        postings(*sig, [&](std::size_t table, const std::string& k) {
+          if (!txn.has_pair(posting_table[table], k, id)) problems.push_back(id + missing[table]);
+        });
+      if (auto cluster = txn.get(I.cluster_of, id); cluster && !txn.has_pair(I.members, *cluster, id))
+        problems.push_back(id + ": not a member of " + *cluster);
+      return true;
+    });
+  }
+  // Postings of pages that are not stored.
+  for (std::size_t table : {kBand, kSimhash, kMember})
+    txn.each(posting_table[table], "", [&](std::string_view key, std::string_view id) {
+      release.read(id, suspected(table, id));
+      if (suspected(table, id) && !txn.get(I.docs, id)) problems.push_back("posting to missing page " + std::string(id));
       return true;
     });
   uint64_t clusters = 0;
   txn.each(I.clusters, "", [&](std::string_view key, std::string_view value) {
+    release.read(value, 1);
     ++clusters;
     const std::string main = Impl::main_of(value);
     if (main != key) problems.push_back("cluster " + std::string(key) + " is keyed apart from its main page " + main);
-    if (!has(I.members, std::string(key), main)) problems.push_back("cluster " + std::string(key) + ": its main page is not a member");
+    if (!txn.has_pair(I.members, std::string(key), main))
+      problems.push_back("cluster " + std::string(key) + ": its main page is not a member");
     return true;
   });
   if (clusters != I.counter(txn, "clusters"))
@@ -1152,7 +1271,7 @@ Status Index::export_jsonl(std::ostream& out) const {
   std::vector<std::string> damaged;
   MapRelease release(impl_->env);
   txn.each(impl_->docs, "", [&](std::string_view id, std::string_view record) {
-    release.read(id.size() + record.size());
+    release.read(record);
     if (!whole_record(record)) {
       damaged.emplace_back(id);
       return true;
