@@ -25,6 +25,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A figure as the docs print it: three decimals.
+std::string three(double x) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.3f", x);
+  return std::string(buf);
+}
+
 // SHA-256 over the sorted file names and contents of the corpus.
 std::string corpus_sha256(const std::string& root) {
   std::vector<fs::path> files;
@@ -145,11 +152,6 @@ TEST(QualityGate, CrossValidatedFloorsAndTheShippedModelsRebuild) {
   }
   // docs/evaluation.md prints the same figures (three decimals).
   const std::string doc = test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md");
-  auto three = [](double x) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%.3f", x);
-    return std::string(buf);
-  };
   const auto collections = test::table_after(doc, "| collection (pages) | **left out**");
   ASSERT_EQ(collections.size(), 4u) << "docs/evaluation.md's table of the four collections";
   for (const auto& [collection, cells] : collections) {
@@ -232,6 +234,62 @@ TEST(QualityGate, WcxbDevF1ByPageTypeAndPageTypeAccuracy) {
   const double accuracy = static_cast<double>(right) / static_cast<double>(all);
   std::printf("page-type accuracy %.4f (floor %.4f)\n", accuracy, corpus.at("page_type_accuracy").get<double>());
   EXPECT_GE(accuracy, corpus.at("page_type_accuracy").get<double>() - tolerance);
+  // docs/evaluation.md prints these runs' figures: the in-sample column of
+  // the table by page type, the metadata fields, the quality score.
+  const std::string doc = test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md");
+  const auto by_type = test::table_after(doc, "| page type (pages) | husk (in-sample) |");
+  ASSERT_EQ(by_type.size(), score->by_type.size() + 1) << "docs/evaluation.md's table by page type";
+  for (const auto& [type, cells] : by_type) {
+    const WcxbTotals& totals = type == "all" ? score->all : score->by_type[type];
+    ASSERT_FALSE(cells.empty());
+    EXPECT_EQ(cells[0], three(totals.f1)) << "docs/evaluation.md, page type " << type << ", in-sample";
+  }
+  const auto fields = test::table_after(doc, "| field (pages with gold) | **husk** |");
+  const std::map<std::string, const FieldScore*> field_scores = {
+      {"title", &score->title}, {"author", &score->author}, {"date", &score->date}};
+  ASSERT_EQ(fields.size(), field_scores.size()) << "docs/evaluation.md's table of metadata fields";
+  for (const auto& [field, cells] : fields) {
+    ASSERT_TRUE(field_scores.count(field)) << field;
+    ASSERT_FALSE(cells.empty());
+    EXPECT_EQ(cells[0], three(field_scores.at(field)->accuracy())) << "docs/evaluation.md, metadata, " << field;
+  }
+  const auto quality = test::table_after(doc, "| collection | cross-validated by domain (`husk train extract`) |");
+  ASSERT_TRUE(quality.count("wcxb-dev") && quality.at("wcxb-dev").size() >= 2) << "docs/evaluation.md's quality table";
+  EXPECT_EQ(quality.at("wcxb-dev")[1], three(score->quality_spearman)) << "docs/evaluation.md, quality, wcxb-dev, in-sample";
+  const auto collections = test::table_after(doc, "| collection (pages) | **left out**");
+  ASSERT_TRUE(collections.count("wcxb-dev") && collections.at("wcxb-dev").size() >= 3);
+  EXPECT_EQ(collections.at("wcxb-dev")[2], three(score->all.f1)) << "docs/evaluation.md, wcxb-dev, in-sample";
+}
+
+// daniel-dev through the CLI as docs/evaluation.md runs it: the in-sample
+// figures it prints, overall and per language, and the quality score's.
+TEST(QualityGate, DanielDevInSampleFiguresAreTheDocs) {
+  std::string root = test::dataset("daniel-dev");
+  if (root.empty()) GTEST_SKIP() << "../shared/datasets/daniel-dev is absent";
+  test::TempDir dir;
+  const std::string predictions = dir.file("daniel.jsonl");
+  ASSERT_EQ(test::run_husk("extract --jobs 2 " + root + "/html -o " + predictions).exit_code, 0);
+  Result<WcxbScore> score = evaluate_wcxb(root, predictions, true);
+  ASSERT_TRUE(score.ok()) << score.status().message();
+  const std::string doc = test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md");
+  const auto languages = test::table_after(doc, "| | all | el | en | pl | ru | zh |");
+  ASSERT_TRUE(languages.count("husk")) << "docs/evaluation.md's table by language";
+  // The rows "husk main before", "husk, ...", "husk in-sample" share their
+  // first word; the table keeps the last, the in-sample one.
+  const std::vector<std::string>& cells = languages.at("husk");
+  const std::vector<std::string> order = {"el", "en", "pl", "ru", "zh"};
+  ASSERT_EQ(cells.size(), order.size() + 1);
+  EXPECT_EQ(cells[0], three(score->all.f1)) << "docs/evaluation.md, daniel-dev, in-sample, all";
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    ASSERT_TRUE(score->by_language.count(order[i])) << order[i];
+    EXPECT_EQ(cells[i + 1], three(score->by_language.at(order[i]).f1)) << "docs/evaluation.md, daniel-dev, " << order[i];
+  }
+  const auto collections = test::table_after(doc, "| collection (pages) | **left out**");
+  ASSERT_TRUE(collections.count("daniel-dev") && collections.at("daniel-dev").size() >= 3);
+  EXPECT_EQ(collections.at("daniel-dev")[2], three(score->all.f1)) << "docs/evaluation.md, daniel-dev, in-sample";
+  const auto quality = test::table_after(doc, "| collection | cross-validated by domain (`husk train extract`) |");
+  ASSERT_TRUE(quality.count("daniel-dev") && quality.at("daniel-dev").size() >= 2);
+  EXPECT_EQ(quality.at("daniel-dev")[1], three(score->quality_spearman)) << "docs/evaluation.md, quality, daniel-dev";
 }
 
 }  // namespace
