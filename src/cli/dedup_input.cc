@@ -128,7 +128,7 @@ Inputs classify(const std::vector<std::string>& inputs) {
 // records are parsed and pages extracted on `jobs` threads, `prepare`
 // runs there on each, and `take` receives them in ordinal order.
 // `only_records`: signature files and pages are not read, and a record
-// line is parsed only when `wanted` says so.
+// line is read further (handed to a job) only when `wanted` says so.
 std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
                                 bool keep_text, const std::function<void(Loaded&)>& prepare,
                                 const std::function<void(uint64_t, Loaded&)>& take, bool only_records = false,
@@ -160,7 +160,6 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
   OrderedBatches<Item, Loaded> from_records(
       jobs,
       [&](const Item& item) {
-        if (wanted && !wanted(item.line.text)) return Loaded();
         Loaded l = from_record(item.line, keep_text);
         prepare(l);
         return l;
@@ -168,7 +167,7 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
       hand_on);
   for (const std::string& input : records) {
     Status st = for_each_line(input, [&](Line&& line) {
-      if (!mine()) return true;
+      if (!mine() || (wanted && !wanted(line.text))) return true;
       std::size_t size = line.text.size();
       from_records.push(Item{ordinal - 1, std::move(line), {}}, size);
       return true;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -24,6 +25,31 @@
 namespace husk {
 
 namespace {
+
+// Runs work(thread, item) for the items [0, n) on `jobs` threads, the
+// caller's among them, each thread taking the next item when it is free.
+// A thread stops at its first error; the first thread's error in thread
+// order is returned.
+template <typename Work>
+Status on_threads(std::size_t n, unsigned jobs, Work&& work) {
+  jobs = std::max(1u, static_cast<unsigned>(std::min<std::size_t>(jobs, n)));
+  std::vector<Status> errors(jobs);
+  std::atomic<std::size_t> next{0};
+  auto run = [&](unsigned t) {
+    for (std::size_t i = next++; i < n; i = next++)
+      if (Status st = work(t, i); !st.ok()) {
+        errors[t] = std::move(st);
+        return;
+      }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(run, t);
+  run(0);
+  for (std::thread& t : threads) t.join();
+  for (Status& st : errors)
+    if (!st.ok()) return st;
+  return Status();
+}
 
 // One band key of one page: the record of the map step (16 bytes).
 struct Key {
@@ -406,48 +432,77 @@ struct CorpusDedup::Impl {
 
   // ---- group: pages sharing a key become candidate pairs ----
 
-  std::vector<uint64_t> candidates;  // a << 32 | b, a < b
-  std::size_t candidates_sorted = 0;
+  // Candidate pairs (a << 32 | b, a < b) of one grouping thread, sorted
+  // and made unique whenever they have doubled since.
+  struct CandidateSet {
+    std::vector<uint64_t> pairs;
+    std::size_t sorted = 0;
+    void compact() {
+      std::sort(pairs.begin(), pairs.end());
+      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+      sorted = pairs.size();
+    }
+    void add(uint32_t a, uint32_t b) {
+      if (a == b) return;
+      if (a > b) std::swap(a, b);
+      pairs.push_back(static_cast<uint64_t>(a) << 32 | b);
+      if (pairs.size() >= 2 * std::max<std::size_t>(sorted, 1 << 20)) compact();
+    }
+  };
+  CandidateSet candidates;
 
-  void compact_candidates() {
-    std::sort(candidates.begin(), candidates.end());
-    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-    candidates_sorted = candidates.size();
-  }
-
-  void pair(uint32_t a, uint32_t b) {
-    if (a == b) return;
-    if (a > b) std::swap(a, b);
-    candidates.push_back(static_cast<uint64_t>(a) << 32 | b);
-    if (candidates.size() >= 2 * std::max<std::size_t>(candidates_sorted, 1 << 20)) compact_candidates();
-  }
+  // The grouping threads: as many as verify uses.
+  unsigned group_jobs() const { return std::max(1u, options.jobs ? options.jobs : std::thread::hardware_concurrency()); }
 
   // Keys sorted by (key, page).
-  void group(std::vector<Key>& ks) {
-    std::sort(ks.begin(), ks.end(), key_order);
+  static void group(Key* begin, Key* end, CandidateSet& out) {
+    std::sort(begin, end, key_order);
+    const std::size_t n = static_cast<std::size_t>(end - begin);
     std::vector<std::pair<uint64_t, uint32_t>> bucket;
-    for (std::size_t i = 0; i < ks.size();) {
+    for (std::size_t i = 0; i < n;) {
       std::size_t j = i + 1;
-      while (j < ks.size() && ks[j].key == ks[i].key) ++j;
+      while (j < n && begin[j].key == begin[i].key) ++j;
       if (j - i >= kHeavyBucket) {
         // Copies (equal sketches) reduced as the in-memory search reduces
         // them (dedup/search.h).
         bucket.clear();
-        for (std::size_t x = i; x < j; ++x) bucket.emplace_back(ks[x].whole, ks[x].page);
-        pair_heavy_bucket(bucket, [this](uint32_t a, uint32_t b) { pair(a, b); });
+        for (std::size_t x = i; x < j; ++x) bucket.emplace_back(begin[x].whole, begin[x].page);
+        pair_heavy_bucket(bucket, [&out](uint32_t a, uint32_t b) { out.add(a, b); });
       } else {
         for (std::size_t x = i; x < j; ++x)
-          for (std::size_t y = x + 1; y < j; ++y) pair(ks[x].page, ks[y].page);
+          for (std::size_t y = x + 1; y < j; ++y) out.add(begin[x].page, begin[y].page);
       }
       i = j;
     }
   }
 
-  // A partition file, split further while it is larger than the budget.
-  Status group_file(SpillFile& file, int depth) {
+  // Keys in memory: ordered by their top six bits in place (one counting
+  // pass, then each key swapped into its range: the American flag sort of
+  // McIlroy, Bostic and McIlroy 1993), so that the 64 ranges, which share
+  // no key, are sorted and grouped on separate threads.
+  void group_in_memory(std::vector<Key>& ks, std::vector<CandidateSet>& found) {
+    std::array<std::size_t, 65> start{};
+    for (const Key& k : ks) ++start[(k.key >> 58) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::array<std::size_t, 64> next;
+    std::copy(start.begin(), start.end() - 1, next.begin());
+    for (std::size_t b = 0; b < 64; ++b)
+      while (next[b] < start[b + 1]) {
+        Key k = ks[next[b]];
+        for (std::size_t to = k.key >> 58; to != b; to = k.key >> 58) std::swap(k, ks[next[to]++]);
+        ks[next[b]++] = k;
+      }
+    (void)on_threads(64, static_cast<unsigned>(found.size()), [&](unsigned t, std::size_t b) {
+      group(ks.data() + start[b], ks.data() + start[b + 1], found[t]);
+      return Status();
+    });
+  }
+
+  // A partition file, split further while it is larger than `limit`.
+  Status group_file(SpillFile& file, int depth, uint64_t limit, CandidateSet& out) {
     if (Status st = file.flush(); !st.ok()) return st;
     const uint64_t size = file.size();
-    if (size <= key_limit || depth >= 9) {
+    if (size <= limit || depth >= 9) {
       std::string bytes;
       if (Status st = file.read(0, size, bytes); !st.ok()) return st;
       file.discard();
@@ -455,7 +510,7 @@ struct CorpusDedup::Impl {
       if (!ks.empty()) std::memcpy(ks.data(), bytes.data(), ks.size() * sizeof(Key));
       bytes.clear();
       bytes.shrink_to_fit();
-      group(ks);
+      group(ks.data(), ks.data() + ks.size(), out);
       return Status();
     }
     std::vector<std::unique_ptr<SpillFile>> parts;
@@ -477,23 +532,34 @@ struct CorpusDedup::Impl {
     }
     file.discard();
     for (auto& p : parts)
-      if (Status st = group_file(*p, depth + 1); !st.ok()) return st;
+      if (Status st = group_file(*p, depth + 1, limit, out); !st.ok()) return st;
     return Status();
   }
 
+  // Each thread groups whole partitions into its own candidates, which are
+  // then put together: the same candidates as one thread would find. Spilled
+  // partitions are read a budget's share per thread at a time.
   Status group_all() {
+    std::vector<CandidateSet> found(group_jobs());
     if (partitions.empty()) {
-      group(keys);
+      group_in_memory(keys, found);
       keys.clear();
       keys.shrink_to_fit();
     } else {
       if (Status st = spill_keys(); !st.ok()) return st;
       keys.shrink_to_fit();
-      for (auto& p : partitions)
-        if (Status st = group_file(*p, 0); !st.ok()) return st;
+      const uint64_t limit = std::max<uint64_t>(key_limit / found.size(), sizeof(Key));
+      Status st = on_threads(partitions.size(), static_cast<unsigned>(found.size()), [&](unsigned t, std::size_t p) {
+        return group_file(*partitions[p], 0, limit, found[t]);
+      });
       partitions.clear();
+      if (!st.ok()) return st;
     }
-    compact_candidates();
+    for (CandidateSet& f : found) {
+      candidates.pairs.insert(candidates.pairs.end(), f.pairs.begin(), f.pairs.end());
+      f.pairs = {};
+    }
+    candidates.compact();
     return Status();
   }
 
@@ -517,7 +583,7 @@ struct CorpusDedup::Impl {
   // Candidates to the owner of b, deduplicated there.
   Status route_candidates(std::vector<uint64_t>& mine) {
     if (ranks == 1) {
-      mine = std::move(candidates);
+      mine = std::move(candidates.pairs);
       return Status();
     }
     const std::size_t chunk = std::max<std::size_t>(key_limit / 8 / static_cast<std::size_t>(ranks), 1 << 14);
@@ -525,8 +591,9 @@ struct CorpusDedup::Impl {
     // Sorted by a: one pass deals each chunk out by the owner of b.
     while (true) {
       std::vector<std::string> out(static_cast<std::size_t>(ranks));
-      std::size_t end = std::min(candidates.size(), at + chunk);
-      for (; at < end; ++at) put_bytes(out[owner_of_page(static_cast<uint32_t>(candidates[at]))], candidates[at]);
+      std::size_t end = std::min(candidates.pairs.size(), at + chunk);
+      for (; at < end; ++at)
+        put_bytes(out[owner_of_page(static_cast<uint32_t>(candidates.pairs[at]))], candidates.pairs[at]);
       std::vector<std::string> in = exchange.all_to_all(std::move(out));
       for (const std::string& bytes : in)
         for (std::size_t x = 0; x + 8 <= bytes.size(); x += 8) {
@@ -534,10 +601,9 @@ struct CorpusDedup::Impl {
           std::memcpy(&c, bytes.data() + x, 8);
           mine.push_back(c);
         }
-      if (exchange.sum(candidates.size() - at) == 0) break;
+      if (exchange.sum(candidates.pairs.size() - at) == 0) break;
     }
-    candidates.clear();
-    candidates.shrink_to_fit();
+    candidates.pairs = {};
     std::sort(mine.begin(), mine.end());
     mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
     return Status();
@@ -561,43 +627,29 @@ struct CorpusDedup::Impl {
       in.remove_prefix(length);
       items.push_back(std::move(item));
     }
-    const unsigned jobs =
-        std::max(1u, std::min<unsigned>(options.jobs ? options.jobs : std::thread::hardware_concurrency(),
-                                        static_cast<unsigned>(items.size() / 256 + 1)));
+    const unsigned jobs = std::min<unsigned>(group_jobs(), static_cast<unsigned>(items.size() / 256 + 1));
     std::vector<std::vector<Verified>> found(jobs);
-    std::vector<Status> errors(jobs);
-    std::atomic<std::size_t> next{0};
-    auto work = [&](unsigned t) {
-      Stored mine;
-      std::string buf;
-      uint32_t cached = UINT32_MAX;
-      for (std::size_t i = next++; i < items.size(); i = next++) {
-        Item& item = items[i];
-        if (item.a != cached) {
-          if (Status st = read_stored(item.a, mine, buf); !st.ok()) {
-            errors[t] = st;
-            return;
-          }
-          cached = item.a;
-        }
-        // The similarity first: languages are identified only for pairs
-        // that pass it.
-        double j = sketch_jaccard(mine.sketch, item.other.sketch, options.dedup.sketch);
-        if (!near_duplicate(j, mine.sketch.size(), item.other.sketch.size(), options.dedup)) continue;
-        if (!comparable_pages(mine.resolved_language(), mine.terms, item.other.resolved_language(), item.other.terms,
-                              options.dedup))
-          continue;
-        found[t].push_back({item.a, item.b, static_cast<float>(j)});
+    std::vector<Stored> mine(jobs);
+    std::vector<std::string> buf(jobs);
+    std::vector<uint32_t> cached(jobs, UINT32_MAX);
+    Status st = on_threads(items.size(), jobs, [&](unsigned t, std::size_t i) {
+      Item& item = items[i];
+      if (item.a != cached[t]) {
+        if (Status read = read_stored(item.a, mine[t], buf[t]); !read.ok()) return read;
+        cached[t] = item.a;
       }
-    };
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work, t);
-    work(0);
-    for (std::thread& t : threads) t.join();
-    for (unsigned t = 0; t < jobs; ++t) {
-      if (!errors[t].ok()) return errors[t];
-      out.insert(out.end(), found[t].begin(), found[t].end());
-    }
+      // The similarity first: languages are identified only for pairs
+      // that pass it.
+      double j = sketch_jaccard(mine[t].sketch, item.other.sketch, options.dedup.sketch);
+      if (!near_duplicate(j, mine[t].sketch.size(), item.other.sketch.size(), options.dedup)) return Status();
+      if (!comparable_pages(mine[t].resolved_language(), mine[t].terms, item.other.resolved_language(),
+                            item.other.terms, options.dedup))
+        return Status();
+      found[t].push_back({item.a, item.b, static_cast<float>(j)});
+      return Status();
+    });
+    if (!st.ok()) return st;
+    for (const std::vector<Verified>& f : found) out.insert(out.end(), f.begin(), f.end());
     return Status();
   }
 
