@@ -68,22 +68,31 @@ std::set<std::string> found(const Index& index, const PageResult& page) {
   return out;
 }
 
-TEST(Index, SimhashLookupsEqualBruteForceForEveryK) {
-  test::TempDir dir;
-  const std::vector<uint64_t> fp = test::planted_fingerprints(1500, 10, 7);
-  std::mt19937 rng(3);
+// Pages of planted simhash clusters (test::planted_fingerprints) with
+// random minima, so that no two share a band and only simhash finds
+// candidates, and one shingle set for all, so that every candidate
+// verifies.
+std::vector<PageResult> planted_pages(std::size_t n, uint64_t seed, const std::string& prefix) {
+  const std::vector<uint64_t> fp = test::planted_fingerprints(n, 10, seed);
+  std::mt19937 rng(static_cast<uint32_t>(seed * 2 + 1));
   std::vector<PageResult> pages(fp.size());
   for (std::size_t i = 0; i < fp.size(); ++i) {
-    pages[i].id = test::token("p", static_cast<long long>(i));
+    pages[i].id = test::token(prefix, static_cast<long long>(i));
     Signatures s;
     s.terms = 100;
     s.simhash = fp[i];
-    // Random minima: no two pages share a band, so only simhash finds
-    // candidates; one shingle set for all, so every candidate verifies.
     for (int m = 0; m < 128; ++m) s.minhash.push_back(rng());
     for (uint32_t h = 1; h <= 20; ++h) s.shingles.push_back(h);
     pages[i].signatures = s;
   }
+  return pages;
+}
+
+TEST(Index, SimhashLookupsEqualBruteForceForEveryK) {
+  test::TempDir dir;
+  const std::vector<PageResult> pages = planted_pages(1500, 7, "p");
+  std::vector<uint64_t> fp;
+  for (const PageResult& p : pages) fp.push_back(*p.signatures->simhash);
   std::vector<const PageResult*> all;
   for (const PageResult& p : pages) all.push_back(&p);
   for (uint32_t k = 0; k <= kMaxIndexSimhashK; ++k) {
@@ -596,18 +605,7 @@ TEST(Index, VerifyFindsAMissingPosting) {
 // damaged behind their back in each table, clusters of several pages
 // among them.
 TEST(Index, StreamedVerifyFindsWhatLookingEveryPostingUpFinds) {
-  const std::vector<uint64_t> fp = test::planted_fingerprints(400, 10, 11);
-  std::mt19937 rng(5);
-  std::vector<PageResult> pages(fp.size());
-  for (std::size_t i = 0; i < fp.size(); ++i) {
-    pages[i].id = test::token("v", static_cast<long long>(i));
-    Signatures s;
-    s.terms = 100;
-    s.simhash = fp[i];
-    for (int m = 0; m < 128; ++m) s.minhash.push_back(rng());
-    for (uint32_t h = 1; h <= 20; ++h) s.shingles.push_back(h);
-    pages[i].signatures = s;
-  }
+  const std::vector<PageResult> pages = planted_pages(400, 11, "v");
   std::vector<const PageResult*> all;
   for (const PageResult& p : pages) all.push_back(&p);
   // The n-th entry of a table, removed; or a posting of a page never stored, added.
