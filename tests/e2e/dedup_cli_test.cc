@@ -69,10 +69,10 @@ TEST(DedupCli, ClustersFromSignedRecordsAreDeterministic) {
   EXPECT_EQ(first["cluster"], 0);
   EXPECT_EQ(first["size"], 3);
   EXPECT_EQ(first["main"], "Harbour-0");
-  EXPECT_EQ(first["members"], nlohmann::json({"Harbour-0", "Harbour-1", "Harbour-2"}));
+  EXPECT_EQ(first["members"], nlohmann::ordered_json({"Harbour-0", "Harbour-1", "Harbour-2"}));
   // Each member's URL beside its id, in both searches (--report runs the
   // in-memory one), and the measure named in every verified pair.
-  EXPECT_EQ(first["urls"], nlohmann::json({"http://e.com/0", "http://e.com/1", "http://e.com/2"}));
+  EXPECT_EQ(first["urls"], nlohmann::ordered_json({"http://e.com/0", "http://e.com/1", "http://e.com/2"}));
   test::CommandResult reported = run_husk("dedup --report " + dir.file("report") + " --pairs " + dir.file("pairs.jsonl") +
                                           " " + dir.file("signed.jsonl") + " 2>/dev/null");
   EXPECT_EQ(reported.out, one.out);

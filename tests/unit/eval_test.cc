@@ -156,14 +156,14 @@ TEST(Eval, SpearmanAgreesWithItsSlowTwin) {
 TEST(DedupReportPage, AMemberJoinedThroughOthersNamesItsNearestPair) {
   std::vector<DedupPage> pages(4);
   for (std::size_t i = 0; i < pages.size(); ++i) pages[i].id = std::string(1, static_cast<char>('a' + i));
-  for (const auto& [measure, b_c, d_c] : {std::tuple<std::string, double, double>{"hamming", 2, 5},
-                                           std::tuple<std::string, double, double>{"jaccard", 0.9, 0.6}}) {
+  for (const auto& [measure, b_c, d_c] : {std::tuple<std::string, float, float>{"hamming", 2.0f, 5.0f},
+                                           std::tuple<std::string, float, float>{"jaccard", 0.9f, 0.6f}}) {
     DedupReport r;
     r.method = measure == "hamming" ? "simhash" : "minhash";
     r.measure = measure;
     r.pages = pages.size();
     // a is the main page; c has no pair with it, and is near b and d.
-    r.pairs = {{0, 1, measure == "hamming" ? 1.0 : 0.95}, {0, 3, measure == "hamming" ? 3.0 : 0.7}, {1, 2, b_c}, {2, 3, d_c}};
+    r.pairs = {{0, 1, measure == "hamming" ? 1.0f : 0.95f}, {0, 3, measure == "hamming" ? 3.0f : 0.7f}, {1, 2, b_c}, {2, 3, d_c}};
     Cluster c;
     c.main = 0;
     c.members = {0, 1, 2, 3};
