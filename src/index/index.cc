@@ -1115,12 +1115,8 @@ std::vector<std::string> Index::verify(bool exhaustive) const {
     if (I.options.simhash && sig.simhash)
       for (const std::string& k : I.simhash_keys(*sig.simhash)) each(kSimhash, k);
   };
-  auto signatures_of = [](std::string_view record) -> std::optional<Signatures> {
-    nlohmann::json j = nlohmann::json::parse(record, nullptr, false);
-    if (!j.is_object()) return std::nullopt;
-    Result<Signatures> sig = signatures_from_json(j.contains("sig") ? j["sig"] : nlohmann::json());
-    if (!sig.ok()) return std::nullopt;
-    return std::move(*sig);
+  auto signatures_in = [](const nlohmann::json& record) {
+    return signatures_from_json(record.contains("sig") ? record["sig"] : nlohmann::json());
   };
   txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
     release.read(record, 4);  // minima, cluster, its main, duplicate_of's cluster
@@ -1131,20 +1127,20 @@ std::vector<std::string> Index::verify(bool exhaustive) const {
       problems.push_back(id + ": record is not JSON");
       return true;
     }
-    Result<Signatures> sig = signatures_from_json(j.contains("sig") ? j["sig"] : nlohmann::json());
+    Result<Signatures> sig = signatures_in(j);
     if (!sig.ok()) {
       problems.push_back(id + ": bad signatures");
       return true;
     }
     if (!txn.get(I.minhash, id)) problems.push_back(id + ": minima missing");
-    if (!exhaustive) postings(*sig, [&](std::size_t table, const std::string& k) { expected.add(table, k, id); });
+    postings(*sig, [&](std::size_t table, const std::string& k) { expected.add(table, k, id); });
     const bool duplicate = j.contains("duplicate_of") && j["duplicate_of"].is_object();
     duplicates += duplicate;
     auto cluster = txn.get(I.cluster_of, id);
     if (!cluster) {
       problems.push_back(id + ": cluster missing");
     } else {
-      if (!exhaustive) expected.add(kMember, *cluster, id);
+      expected.add(kMember, *cluster, id);
       auto main = txn.get(I.clusters, *cluster);
       if (!main) problems.push_back(id + ": cluster " + *cluster + " has no main");
       // The record says what the tables say: its cluster, and, unless it
@@ -1164,6 +1160,7 @@ std::vector<std::string> Index::verify(bool exhaustive) const {
     }
     return true;
   });
+  bool any = exhaustive;
   if (!exhaustive) {
     for (std::size_t table : {kBand, kSimhash, kMember})
       txn.each(posting_table[table], "", [&](std::string_view key, std::string_view id) {
@@ -1171,38 +1168,29 @@ std::vector<std::string> Index::verify(bool exhaustive) const {
         found.add(table, key, id);
         return true;
       });
-    bool any = false;
     for (std::size_t table : {kBand, kSimhash, kMember})
       for (std::size_t b = 0; b < PostingLedger::kBuckets; ++b)
         any |= suspect[table * PostingLedger::kBuckets + b] = expected.differs(found, table, b);
-    // The suspect buckets' pages, their postings looked up one by one.
-    if (any)
-      txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
-        release.read(record, 8);
-        if (!suspected(kBand, key) && !suspected(kSimhash, key) && !suspected(kMember, key)) return true;
-        const std::string id(key);
-        if (std::optional<Signatures> sig = signatures_of(record); sig)
+  }
+  // The suspect buckets' pages, their postings looked up one by one.
+  if (any)
+    txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
+      release.read(record, 8);
+      if (!suspected(kBand, key) && !suspected(kSimhash, key) && !suspected(kMember, key)) return true;
+      const std::string id(key);
+      // A damaged record was reported by the first pass.
+      const nlohmann::json j = nlohmann::json::parse(record, nullptr, false);
+      if (j.is_object())
+        if (Result<Signatures> sig = signatures_in(j); sig.ok())
           postings(*sig, [&](std::size_t table, const std::string& k) {
             if (suspected(table, id) && !txn.has_pair(posting_table[table], k, id))
               problems.push_back(id + missing[table]);
           });
-        if (suspected(kMember, id))
-          if (auto cluster = txn.get(I.cluster_of, id); cluster && !txn.has_pair(I.members, *cluster, id))
-            problems.push_back(id + ": not a member of " + *cluster);
-        return true;
-      });
-  } else {
-    txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
-      const std::string id(key);
-      if (std::optional<Signatures> sig = signatures_of(record); sig)
-        postings(*sig, [&](std::size_t table, const std::string& k) {
-          if (!txn.has_pair(posting_table[table], k, id)) problems.push_back(id + missing[table]);
-        });
-      if (auto cluster = txn.get(I.cluster_of, id); cluster && !txn.has_pair(I.members, *cluster, id))
-        problems.push_back(id + ": not a member of " + *cluster);
+      if (suspected(kMember, id))
+        if (auto cluster = txn.get(I.cluster_of, id); cluster && !txn.has_pair(I.members, *cluster, id))
+          problems.push_back(id + ": not a member of " + *cluster);
       return true;
     });
-  }
   // Postings of pages that are not stored.
   for (std::size_t table : {kBand, kSimhash, kMember})
     txn.each(posting_table[table], "", [&](std::string_view key, std::string_view id) {
