@@ -180,9 +180,9 @@ class Txn {
 // not what it reads: the kernel maps the pages around each one read
 // (fault-around), and a table's pages lie among the other tables'. Counting
 // bytes read, a 4 GB index's export peaked at 0.2 GB and its verification
-// at 0.4 GB; counting the fault-around windows touched, both stay under
-// 40 MB (docs/service.md). LMDB maps the file read-only and shared (no
-// MDB_WRITEMAP), so nothing is lost.
+// at 0.4 GB; counting the fault-around windows touched, 36-206 MB as the
+// page cache holds more or less of it (docs/service.md). LMDB maps the
+// file read-only and shared (no MDB_WRITEMAP), so nothing is lost.
 class MapRelease {
  public:
   // The map is the mapping of the index's data.mdb in /proc/self/maps
