@@ -31,7 +31,8 @@ struct TrainArgs {
 // float32), blocks.tsv (page, block, coverage, tokens), pages.tsv (page,
 // id, domain, type, gold tokens, source), tokens.jsonl (per page, each block's
 // token ids and the gold's; a snippet set's page also each block's must-drop
-// coverage and each snippet's blocks, "keep" for a must-keep one).
+// coverage and each snippet's blocks and the places its words occur whole,
+// "keep" for a must-keep one).
 Status dump(const std::string& dir, const FeatureExtractor& features, const std::vector<TrainingPage>& pages) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -49,7 +50,7 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
                         {"parent", t.parent},      {"first", t.first_block}, {"end", t.end_block}};
     if (t.snippet_gold) {
       j["drop"] = t.drop_coverage;
-      for (const TrainingSnippet& s : t.snippets) j["snippets"].push_back({{"keep", s.keep}, {"blocks", s.blocks}});
+      for (const TrainingSnippet& s : t.snippets) j["snippets"].push_back({{"keep", s.keep}, {"blocks", s.blocks}, {"places", s.places}});
     }
     tokens << j.dump() << '\n';
   }

@@ -167,8 +167,17 @@ TextCoverage text_coverage(const Blocks& blocks, const std::vector<std::string>&
   std::vector<uint8_t> covered(stream.size(), 0);
   TextCoverage out;
   out.blocks.resize(texts.size());
+  out.places.resize(texts.size());
   for (std::size_t t = 0; t < texts.size(); ++t) {
     std::vector<std::string> text_tokens = lower_tokens(texts[t]);
+    for (std::size_t i = 0; !text_tokens.empty() && i + text_tokens.size() <= stream.size(); ++i) {
+      if (!std::equal(text_tokens.begin(), text_tokens.end(), stream.begin() + static_cast<std::ptrdiff_t>(i)))
+        continue;
+      std::vector<uint32_t> spanned;
+      for (std::size_t k = i; k < i + text_tokens.size(); ++k)
+        if (spanned.empty() || spanned.back() != block_of[k]) spanned.push_back(block_of[k]);
+      out.places[t].push_back(std::move(spanned));
+    }
     std::vector<uint8_t> here(stream.size(), 0);
     if (text_tokens.size() < 3) {
       std::unordered_set<std::string> words(text_tokens.begin(), text_tokens.end());
@@ -247,9 +256,14 @@ void CollectionScore::add(const TrainingPage& page, const std::vector<uint8_t>& 
     ++text_pages_;
     return;
   }
+  auto all_kept = [&](const std::vector<uint32_t>& blocks) {
+    bool kept = !blocks.empty();
+    for (uint32_t b : blocks) kept = kept && b < keep.size() && keep[b];
+    return kept;
+  };
   for (const TrainingSnippet& s : page.snippets) {
-    bool found = !s.blocks.empty();
-    for (uint32_t b : s.blocks) found = found && b < keep.size() && keep[b];
+    bool found = s.places.empty() && all_kept(s.blocks);
+    for (const std::vector<uint32_t>& place : s.places) found = found || all_kept(place);
     if (s.keep) (found ? tp_ : fn_) += 1;
     else if (found) ++fp_;
   }
@@ -305,8 +319,10 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
       TextCoverage dropped = text_coverage(d.blocks, sp.drop);
       t.coverage = std::move(kept.share);
       t.drop_coverage = std::move(dropped.share);
-      for (auto& blocks : kept.blocks) t.snippets.push_back({true, std::move(blocks)});
-      for (auto& blocks : dropped.blocks) t.snippets.push_back({false, std::move(blocks)});
+      for (std::size_t i = 0; i < kept.blocks.size(); ++i)
+        t.snippets.push_back({true, std::move(kept.blocks[i]), std::move(kept.places[i])});
+      for (std::size_t i = 0; i < dropped.blocks.size(); ++i)
+        t.snippets.push_back({false, std::move(dropped.blocks[i]), std::move(dropped.places[i])});
     } else {
       t.coverage = gold_coverage(d.blocks, sp.gold);
     }

@@ -25,6 +25,7 @@ class FeatureExtractor;
 struct TrainingSnippet {
   bool keep = true;
   std::vector<uint32_t> blocks;
+  std::vector<std::vector<uint32_t>> places;
 };
 
 // A page of the gold sets, as the block model sees it. A page of a gold
@@ -61,6 +62,7 @@ struct TrainingPage {
 struct TextCoverage {
   std::vector<float> share;                  // per block: share of its tokens covered by any of the texts
   std::vector<std::vector<uint32_t>> blocks;  // per text: the blocks holding its covered tokens
+  std::vector<std::vector<std::vector<uint32_t>>> places;  // per text: each place its token sequence occurs whole, as the blocks it spans
 };
 TextCoverage text_coverage(const Blocks& blocks, const std::vector<std::string>& texts);
 

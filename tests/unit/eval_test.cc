@@ -4,6 +4,7 @@
 
 #include "eval/eval.h"
 #include "eval/report.h"
+#include "eval/train.h"
 #include "husk/normalize.h"
 #include "unit/test_util.h"
 
@@ -176,6 +177,46 @@ TEST(DedupReportPage, AMemberJoinedThroughOthersNamesItsNearestPair) {
     const std::string line = html.substr(row, html.find("</tr>", row) - row);
     EXPECT_NE(line.find("via b"), std::string::npos) << measure << ": " << line;
   }
+}
+
+// The snippet set's own score finds a snippet anywhere in the kept text
+// (traf-snippets-dev's README): a snippet the page repeats, in a menu and
+// in the article, is found when the article's copy is kept alone.
+TEST(SnippetScore, ASnippetIsFoundWhereverOneWholeCopyOfItIsKept) {
+  Blocks blocks = test::blocks_of(
+      "<html><body><nav><a href='/x'>Harbour festival opens</a></nav>"
+      "<p>The harbour festival opens on Friday with music on three stages.</p>"
+      "<p>Tickets cost ten euros at the harbour office.</p></body></html>");
+  auto block_with = [&](std::string_view words) {
+    for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
+      if (blocks.blocks[b].text.find(words) != std::string::npos) return static_cast<uint32_t>(b);
+    ADD_FAILURE() << words << " is in no block";
+    return uint32_t{0};
+  };
+  const uint32_t menu = block_with("Harbour festival opens"), article = block_with("on Friday"),
+                 tickets = block_with("Tickets");
+  TextCoverage keep = text_coverage(blocks, {"harbour festival opens", "ten euros at the harbour office"});
+  ASSERT_EQ(keep.places[0].size(), 2u);
+  EXPECT_EQ(keep.places[0][0], std::vector<uint32_t>{menu});
+  EXPECT_EQ(keep.places[0][1], std::vector<uint32_t>{article});
+  EXPECT_EQ(keep.places[1], std::vector<std::vector<uint32_t>>{{tickets}});
+  TrainingPage page;
+  page.snippet_gold = true;
+  for (std::size_t i = 0; i < keep.blocks.size(); ++i) page.snippets.push_back({true, keep.blocks[i], keep.places[i]});
+  std::vector<uint8_t> kept(blocks.blocks.size(), 0);
+  kept[article] = kept[tickets] = 1;
+  CollectionScore both;
+  both.add(page, kept);
+  EXPECT_DOUBLE_EQ(both.f1(), 1.0);
+  kept[article] = 0;
+  kept[menu] = 1;
+  CollectionScore menu_copy;
+  menu_copy.add(page, kept);  // the menu's copy is the snippet too: a substring of the text
+  EXPECT_DOUBLE_EQ(menu_copy.f1(), 1.0);
+  kept[menu] = 0;
+  CollectionScore one;
+  one.add(page, kept);  // one of two found: recall 0.5, precision 1
+  EXPECT_NEAR(one.f1(), 2.0 / 3.0, 1e-12);
 }
 
 }  // namespace
