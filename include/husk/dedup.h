@@ -220,7 +220,9 @@ struct HostLineOptions {
 
 class HostLines {
  public:
-  // 4 rows of 2^width_log2 counters (4 bytes each): 64 MiB at 22.
+  // 4 rows of 2^width_log2 counters (4 bytes each): 64 MiB at 22, taken
+  // when the first document with a host is counted (a corpus without URLs
+  // costs nothing).
   explicit HostLines(uint32_t width_log2 = 22);
   // The keys one document adds: its host's document key and one per
   // distinct line; empty without a host. Thread-safe.
@@ -232,8 +234,9 @@ class HostLines {
   // empty and the text is used as it is). Thread-safe once counting is over.
   std::size_t strip(std::string_view url, std::string_view text, std::string& kept,
                     const HostLineOptions& options) const;
-  // The counters, for summing the counts of several ranks element-wise.
-  std::vector<uint32_t>& counters() { return counters_; }
+  // The counters, for summing the counts of several ranks element-wise
+  // (taken here if nothing was counted yet).
+  std::vector<uint32_t>& counters();
 
  private:
   uint32_t estimate(uint64_t key) const;

@@ -106,8 +106,9 @@ Status write_report(const DedupArgs& args, const std::vector<DedupPage>& pages, 
 
 // Every rank's counters summed element-wise, on every rank (each sends its
 // own to the others).
-void sum_over_ranks(Exchange& exchange, std::vector<uint32_t>& counters) {
+void sum_over_ranks(Exchange& exchange, HostLines& lines) {
   if (exchange.size() == 1) return;
+  std::vector<uint32_t>& counters = lines.counters();
   const std::string mine(reinterpret_cast<const char*>(counters.data()), counters.size() * sizeof(uint32_t));
   std::vector<std::string> out(exchange.size());
   for (int r = 0; r < exchange.size(); ++r)
@@ -207,7 +208,7 @@ int run_dedup(DedupArgs args) {
       lines = std::make_unique<HostLines>();
       for (Status& st : count_host_lines(args.inputs, args.jobs, rank, exchange.size(), *lines))
         if (rank == 0) fail("dedup", st.message(), 1);
-      sum_over_ranks(exchange, lines->counters());
+      sum_over_ranks(exchange, *lines);
     }
     StreamedPages streamed = stream_dedup_pages(args.inputs, args.jobs, rank, exchange.size(), sign_options, sink,
                                                 lines.get(), args.frame);

@@ -84,20 +84,19 @@ class SpillFile {
   const std::string& path() const { return path_; }
   uint64_t size() const { return written_ + buffer_.size(); }
 
+  // A block as large as the buffer is written as it is, so that the buffer
+  // never grows past kBuffer (64 partitions spill at once).
   Status append(const void* data, std::size_t n) {
+    if (n >= kBuffer) {
+      if (Status st = flush(); !st.ok()) return st;
+      return write(static_cast<const char*>(data), n);
+    }
     buffer_.append(static_cast<const char*>(data), n);
     return buffer_.size() >= kBuffer ? flush() : Status();
   }
 
   Status flush() {
-    std::size_t done = 0;
-    while (done < buffer_.size()) {
-      ssize_t w = ::pwrite(fd_, buffer_.data() + done, buffer_.size() - done, static_cast<off_t>(written_ + done));
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) return io_error("cannot write (disk full?)", path_);
-      done += static_cast<std::size_t>(w);
-    }
-    written_ += buffer_.size();
+    if (Status st = write(buffer_.data(), buffer_.size()); !st.ok()) return st;
     buffer_.clear();
     return Status();
   }
@@ -129,6 +128,17 @@ class SpillFile {
 
  private:
   static constexpr std::size_t kBuffer = 1 << 20;
+  Status write(const char* data, std::size_t n) {
+    std::size_t done = 0;
+    while (done < n) {
+      ssize_t w = ::pwrite(fd_, data + done, n - done, static_cast<off_t>(written_ + done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return io_error("cannot write (disk full?)", path_);
+      done += static_cast<std::size_t>(w);
+    }
+    written_ += n;
+    return Status();
+  }
   std::string path_;
   int fd_ = -1;
   std::string buffer_;
@@ -277,8 +287,12 @@ struct CorpusDedup::Impl {
   // the in-memory search does.
   std::vector<std::pair<uint64_t, uint32_t>> id_hashes;
 
-  // Keys owned by this rank: in memory until key_limit, then partitioned.
-  std::vector<Key> keys;
+  // Keys owned by this rank: in memory until key_limit, then partitioned
+  // to disk. In memory they are kept apart by their top six bits, the
+  // partition they spill to: the 64 ranges share no key, so each is sorted
+  // and grouped on its own, on whichever thread is free.
+  std::array<std::vector<Key>, 64> keys;
+  uint64_t held = 0;  // keys in `keys`
   std::vector<std::unique_ptr<SpillFile>> partitions;
   uint64_t keys_total = 0;
   uint64_t spilled = 0;
@@ -340,17 +354,29 @@ struct CorpusDedup::Impl {
         if (Status st = partitions.back()->open(dir + "/keys-" + std::to_string(p)); !st.ok()) return st;
       }
     }
-    for (const Key& k : keys)
-      if (Status st = partitions[k.key >> 58]->append(&k, sizeof(k)); !st.ok()) return st;
-    spilled += keys.size() * sizeof(Key);
-    keys.clear();
+    for (std::size_t p = 0; p < keys.size(); ++p) {
+      if (Status st = partitions[p]->append(keys[p].data(), keys[p].size() * sizeof(Key)); !st.ok()) return st;
+      keys[p].clear();
+    }
+    spilled += held * sizeof(Key);
+    held = 0;
     return Status();
   }
 
+  // Each range holds up to its share of key_limit and a sixteenth more
+  // (keys are hashes: their top bits spread them evenly), taken at its
+  // first key. A range never grows past it: a full one spills them all, so
+  // the keys in memory stay within the budget however they fall.
   Status keep_key(const Key& k) {
     ++keys_total;
-    keys.push_back(k);
-    if (keys.size() * sizeof(Key) >= key_limit) return spill_keys();
+    std::vector<Key>& range = keys[k.key >> 58];
+    if (range.capacity() == 0) {
+      range.reserve(std::max<uint64_t>(key_limit / sizeof(Key) / keys.size() * 17 / 16, 16));
+    } else if (range.size() == range.capacity()) {
+      if (Status st = spill_keys(); !st.ok()) return st;
+    }
+    range.push_back(k);
+    if (++held * sizeof(Key) >= key_limit) return spill_keys();
     return Status();
   }
 
@@ -476,26 +502,15 @@ struct CorpusDedup::Impl {
     }
   }
 
-  // Keys in memory: ordered by their top six bits in place (one counting
-  // pass, then each key swapped into its range: the American flag sort of
-  // McIlroy, Bostic and McIlroy 1993), so that the 64 ranges, which share
-  // no key, are sorted and grouped on separate threads.
-  void group_in_memory(std::vector<Key>& ks, std::vector<CandidateSet>& found) {
-    std::array<std::size_t, 65> start{};
-    for (const Key& k : ks) ++start[(k.key >> 58) + 1];
-    std::partial_sum(start.begin(), start.end(), start.begin());
-    std::array<std::size_t, 64> next;
-    std::copy(start.begin(), start.end() - 1, next.begin());
-    for (std::size_t b = 0; b < 64; ++b)
-      while (next[b] < start[b + 1]) {
-        Key k = ks[next[b]];
-        for (std::size_t to = k.key >> 58; to != b; to = k.key >> 58) std::swap(k, ks[next[to]++]);
-        ks[next[b]++] = k;
-      }
-    (void)on_threads(64, static_cast<unsigned>(found.size()), [&](unsigned t, std::size_t b) {
-      group(ks.data() + start[b], ks.data() + start[b + 1], found[t]);
+  // Keys in memory: each of the 64 ranges grouped on whichever thread is
+  // free, and let go as soon as it is.
+  void group_in_memory(std::vector<CandidateSet>& found) {
+    (void)on_threads(keys.size(), static_cast<unsigned>(found.size()), [&](unsigned t, std::size_t b) {
+      group(keys[b].data(), keys[b].data() + keys[b].size(), found[t]);
+      std::vector<Key>().swap(keys[b]);
       return Status();
     });
+    held = 0;
   }
 
   // A partition file, split further while it is larger than `limit`.
@@ -542,12 +557,10 @@ struct CorpusDedup::Impl {
   Status group_all() {
     std::vector<CandidateSet> found(group_jobs());
     if (partitions.empty()) {
-      group_in_memory(keys, found);
-      keys.clear();
-      keys.shrink_to_fit();
+      group_in_memory(found);
     } else {
       if (Status st = spill_keys(); !st.ok()) return st;
-      keys.shrink_to_fit();
+      for (std::vector<Key>& range : keys) std::vector<Key>().swap(range);
       const uint64_t limit = std::max<uint64_t>(key_limit / found.size(), sizeof(Key));
       Status st = on_threads(partitions.size(), static_cast<unsigned>(found.size()), [&](unsigned t, std::size_t p) {
         return group_file(*partitions[p], 0, limit, found[t]);

@@ -42,8 +42,12 @@ std::size_t slot(uint64_t key, uint32_t row, uint32_t width_log2) {
 
 }  // namespace
 
-HostLines::HostLines(uint32_t width_log2)
-    : width_log2_(std::clamp<uint32_t>(width_log2, 4, 28)), counters_(std::size_t(kRows) << width_log2_, 0) {}
+HostLines::HostLines(uint32_t width_log2) : width_log2_(std::clamp<uint32_t>(width_log2, 4, 28)) {}
+
+std::vector<uint32_t>& HostLines::counters() {
+  if (counters_.empty()) counters_.assign(std::size_t(kRows) << width_log2_, 0);
+  return counters_;
+}
 
 std::vector<uint64_t> HostLines::keys(std::string_view url, std::string_view text) const {
   std::vector<uint64_t> out;
@@ -59,20 +63,23 @@ std::vector<uint64_t> HostLines::keys(std::string_view url, std::string_view tex
 }
 
 void HostLines::count(const std::vector<uint64_t>& keys) {
+  if (keys.empty()) return;
+  std::vector<uint32_t>& c = counters();
   for (uint64_t key : keys) {
     // Conservative update: only the counters at the current estimate rise.
     std::size_t at[kRows];
     uint32_t low = UINT32_MAX;
     for (uint32_t r = 0; r < kRows; ++r) {
       at[r] = slot(key, r, width_log2_);
-      low = std::min(low, counters_[at[r]]);
+      low = std::min(low, c[at[r]]);
     }
     if (low == UINT32_MAX) continue;
-    for (uint32_t r = 0; r < kRows; ++r) counters_[at[r]] = std::max(counters_[at[r]], low + 1);
+    for (uint32_t r = 0; r < kRows; ++r) c[at[r]] = std::max(c[at[r]], low + 1);
   }
 }
 
 uint32_t HostLines::estimate(uint64_t key) const {
+  if (counters_.empty()) return 0;
   uint32_t low = UINT32_MAX;
   for (uint32_t r = 0; r < kRows; ++r) low = std::min(low, counters_[slot(key, r, width_log2_)]);
   return low;
