@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "base/ordered_batches.h"
 
@@ -81,6 +82,40 @@ TEST(OrderedBatches, AJobsExceptionReachesTheCaller) {
     EXPECT_TRUE(caught) << jobs << " jobs";
     EXPECT_LE(emitted, 500u) << jobs << " jobs: nothing after the failed item is handed on";
   }
+}
+
+// A result that knows the thread that made it and counts the times it is
+// let go of elsewhere (one moved from holds nothing and is not counted).
+struct Made {
+  std::thread::id maker;
+  bool held = false;
+  std::atomic<int>* elsewhere = nullptr;
+  Made() = default;
+  Made(std::atomic<int>* counter) : maker(std::this_thread::get_id()), held(true), elsewhere(counter) {}
+  Made(Made&& o) noexcept : maker(o.maker), held(std::exchange(o.held, false)), elsewhere(o.elsewhere) {}
+  Made& operator=(Made&& o) noexcept {
+    maker = o.maker;
+    held = std::exchange(o.held, false);
+    elsewhere = o.elsewhere;
+    return *this;
+  }
+  ~Made() {
+    if (held && elsewhere != nullptr && std::this_thread::get_id() != maker) ++*elsewhere;
+  }
+};
+
+TEST(OrderedBatches, AResultIsLetGoOfOnTheThreadThatMadeIt) {
+  std::atomic<int> elsewhere{0};
+  std::size_t emitted = 0;
+  {
+    OrderedBatches<int, Made> run(
+        2, [&](const int& i) { (void)work_on(i); return Made(&elsewhere); },
+        [&](const int&, Made& m) { emitted += m.held; });
+    for (int i = 0; i < 5000; ++i) run.push(int(i), 100);
+    run.finish();
+  }
+  EXPECT_EQ(emitted, 5000u);
+  EXPECT_EQ(elsewhere.load(), 0) << "results let go of on another thread than their maker's";
 }
 
 }  // namespace
