@@ -292,5 +292,33 @@ TEST(QualityGate, DanielDevInSampleFiguresAreTheDocs) {
   EXPECT_EQ(quality.at("daniel-dev")[1], three(score->quality_spearman)) << "docs/evaluation.md, quality, daniel-dev";
 }
 
+// The snippet set's in-sample row and collections cell are what husk
+// extract and husk eval extract give on it now.
+TEST(QualityGate, SnippetSetInSampleFiguresAreTheDocs) {
+  std::string root = test::dataset("traf-snippets-dev");
+  if (root.empty()) GTEST_SKIP() << "../shared/datasets/traf-snippets-dev is absent";
+  test::TempDir dir;
+  const std::string predictions = dir.file("traf.jsonl");
+  ASSERT_EQ(test::run_husk("extract --jobs 2 " + root + "/html -o " + predictions).exit_code, 0);
+  Result<SnippetScore> score = evaluate_snippets(root + "/evaldata.json", predictions);
+  ASSERT_TRUE(score.ok()) << score.status().message();
+  auto four = [](double x) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.4f", x);
+    return std::string(buf);
+  };
+  const std::string doc = test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md");
+  const auto rows = test::table_after(doc, "| build (2026-11-23, this machine, same run) | precision |");
+  ASSERT_TRUE(rows.count("husk")) << "docs/evaluation.md's snippet-set table, its row \"husk now (in-sample)\"";
+  const std::vector<std::string> expected = {
+      four(score->precision), four(score->recall), four(score->f1),
+      std::to_string(score->tp) + " / " + std::to_string(score->tp + score->fn),
+      std::to_string(score->fp) + " / " + std::to_string(score->fp + score->tn)};
+  EXPECT_EQ(rows.at("husk"), expected) << "docs/evaluation.md, snippet set, husk now";
+  const auto collections = test::table_after(doc, "| collection (pages) | **left out**");
+  ASSERT_TRUE(collections.count("traf-snippets-dev") && collections.at("traf-snippets-dev").size() >= 3);
+  EXPECT_EQ(collections.at("traf-snippets-dev")[2], three(score->f1)) << "docs/evaluation.md, snippet set, in-sample";
+}
+
 }  // namespace
 }  // namespace husk
