@@ -50,7 +50,8 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
                         {"parent", t.parent},      {"first", t.first_block}, {"end", t.end_block}};
     if (t.snippet_gold) {
       j["drop"] = t.drop_coverage;
-      for (const TrainingSnippet& s : t.snippets) j["snippets"].push_back({{"keep", s.keep}, {"blocks", s.blocks}, {"places", s.places}});
+      for (const TrainingSnippet& s : t.snippets)
+        j["snippets"].push_back({{"keep", s.keep}, {"blocks", s.blocks}, {"places", s.places}});
     }
     tokens << j.dump() << '\n';
   }

@@ -20,11 +20,15 @@ namespace husk {
 class FeatureExtractor;
 
 // A must-keep or must-drop snippet of a snippet set's page (trafilatura's
-// evaldata.json) and the blocks holding its 3-grams: it is in the kept
-// text when every one of them is kept.
+// evaldata.json): the blocks holding its 3-grams, and the places where it
+// occurs whole.
 struct TrainingSnippet {
   bool keep = true;
   std::vector<uint32_t> blocks;
+  // Where the snippet's words occur whole (TextCoverage::places): it is
+  // found when every block of one place is kept, as the set's own score
+  // finds it anywhere in the text; `blocks` decides only for a snippet
+  // whose words occur nowhere whole.
   std::vector<std::vector<uint32_t>> places;
 };
 
@@ -62,7 +66,9 @@ struct TrainingPage {
 struct TextCoverage {
   std::vector<float> share;                  // per block: share of its tokens covered by any of the texts
   std::vector<std::vector<uint32_t>> blocks;  // per text: the blocks holding its covered tokens
-  std::vector<std::vector<std::vector<uint32_t>>> places;  // per text: each place its token sequence occurs whole, as the blocks it spans
+  // per text: each place where its token sequence occurs whole, as the
+  // blocks that place spans
+  std::vector<std::vector<std::vector<uint32_t>>> places;
 };
 TextCoverage text_coverage(const Blocks& blocks, const std::vector<std::string>& texts);
 
