@@ -25,12 +25,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A figure as the docs print it: three decimals.
-std::string three(double x) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.3f", x);
+// A figure as the docs print it: `digits` decimals.
+std::string decimals(double x, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
   return std::string(buf);
 }
+
+// Three decimals, as most tables print them.
+std::string three(double x) { return decimals(x, 3); }
 
 // husk extract over a collection's html/ folder, as a user runs it: the
 // records' path in `dir`, empty when the run failed.
@@ -308,16 +311,11 @@ TEST(QualityGate, SnippetSetInSampleFiguresAreTheDocs) {
   ASSERT_FALSE(predictions.empty());
   Result<SnippetScore> score = evaluate_snippets(root + "/evaldata.json", predictions);
   ASSERT_TRUE(score.ok()) << score.status().message();
-  auto four = [](double x) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%.4f", x);
-    return std::string(buf);
-  };
   const std::string doc = test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md");
   const auto rows = test::table_after(doc, "| build (2026-11-23, this machine, same run) | precision |");
   ASSERT_TRUE(rows.count("husk")) << "docs/evaluation.md's snippet-set table, its row \"husk now (in-sample)\"";
   const std::vector<std::string> expected = {
-      four(score->precision), four(score->recall), four(score->f1),
+      decimals(score->precision, 4), decimals(score->recall, 4), decimals(score->f1, 4),
       std::to_string(score->tp) + " / " + std::to_string(score->tp + score->fn),
       std::to_string(score->fp) + " / " + std::to_string(score->fp + score->tn)};
   EXPECT_EQ(rows.at("husk"), expected) << "docs/evaluation.md, snippet set, husk now";
