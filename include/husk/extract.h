@@ -107,7 +107,7 @@ struct HintFamily {
 
 // Named presets of the learned extractor (trafilatura's favor_precision
 // and favor_recall): its block threshold moved up or down. Measured on the
-// dev sets in README ("Presets").
+// dev sets in docs/evaluation.md ("Presets").
 enum class ExtractPreset : uint8_t { kBalanced, kPrecision, kRecall };
 
 struct ExtractConfig {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "base/text_util.h"
@@ -10,6 +11,16 @@
 
 namespace husk {
 namespace {
+
+// README.md and every document of docs/, as paths under the source tree.
+std::vector<std::string> documents() {
+  std::vector<std::string> out;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(HUSK_SOURCE_DIR) + "/docs"))
+    if (entry.path().extension() == ".md") out.push_back("docs/" + entry.path().filename().string());
+  std::sort(out.begin(), out.end());
+  out.insert(out.begin(), "README.md");
+  return out;
+}
 
 std::string three_decimals(double x) {
   char buf[32];
@@ -219,11 +230,8 @@ TEST(Docs, EveryShellBlockRunsInATestOrSaysWhyNot) {
     return sources.find("TEST(" + name.substr(0, dot) + ", " + name.substr(dot + 1) + ")") != std::string::npos ||
            sources.find("TEST_F(" + name.substr(0, dot) + ", " + name.substr(dot + 1) + ")") != std::string::npos;
   };
-  std::vector<std::string> documents = {"README.md"};
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(HUSK_SOURCE_DIR) + "/docs"))
-    if (entry.path().extension() == ".md") documents.push_back("docs/" + entry.path().filename().string());
   std::size_t blocks = 0;
-  for (const std::string& doc : documents) {
+  for (const std::string& doc : documents()) {
     std::vector<std::string> lines;
     std::istringstream text(test::read_file(std::string(HUSK_SOURCE_DIR) + "/" + doc));
     for (std::string line; std::getline(text, line);) lines.push_back(line);
@@ -252,6 +260,93 @@ TEST(Docs, EveryShellBlockRunsInATestOrSaysWhyNot) {
     }
   }
   EXPECT_GE(blocks, 19u);
+}
+
+// Whether `prose` holds a measured-looking figure: a decimal number (not
+// part of a longer token), a percentage or a ratio ("1.9×").
+bool has_figure(const std::string& prose) {
+  if (prose.find("×") != std::string::npos) return true;
+  auto digit = [&](std::size_t i) { return i < prose.size() && std::isdigit(static_cast<unsigned char>(prose[i])); };
+  auto word = [&](std::size_t i) {
+    return i < prose.size() && (std::isalnum(static_cast<unsigned char>(prose[i])) || prose[i] == '_' || prose[i] == '.');
+  };
+  for (std::size_t i = 1; i < prose.size(); ++i) {
+    if (prose[i] == '%' && digit(i - 1)) return true;
+    if (prose[i] != '.' || !digit(i - 1) || !digit(i + 1)) continue;
+    std::size_t begin = i - 1, end = i + 1;
+    while (begin > 0 && digit(begin - 1)) --begin;
+    while (digit(end)) ++end;
+    if ((begin == 0 || !word(begin - 1)) && !word(end)) return true;
+  }
+  return false;
+}
+
+// Every part of README.md and docs/ that states a figure names what
+// produced it: a command (`husk ...`, `make ...`, `build/...`,
+// `python3 ...`, `mpirun ...`, `tests/...`), a test (`Suite.Name`), a
+// shell block (whose marker names the tests that run it), or a
+// <!-- figures: source --> line saying where it comes from. A part runs
+// from a heading or a paragraph that opens in bold to the next.
+TEST(Docs, EveryFigureNamesWhatProducedIt) {
+  static const std::regex source(
+      R"(`(husk[ _]|build/|make |python3 |mpirun |/usr/bin/time |tests/)|`[A-Z][A-Za-z]+\.[A-Z*][A-Za-z*]*`|<!-- figures: [^ ].{10,}-->|```sh)");
+  std::size_t parts_with_figures = 0;
+  for (const std::string& doc : documents()) {
+    std::istringstream text(test::read_file(std::string(HUSK_SOURCE_DIR) + "/" + doc));
+    struct Part {
+      std::size_t line = 0;
+      std::string whole, prose;  // prose: without the fenced blocks
+    };
+    std::vector<Part> parts(1, Part{1, "", ""});
+    bool inside = false, paragraph_start = true;
+    std::size_t number = 0;
+    for (std::string line; std::getline(text, line);) {
+      ++number;
+      if (!inside && (line.starts_with("#") || (paragraph_start && line.starts_with("**")))) parts.push_back({number, "", ""});
+      const bool fence = line.starts_with("```");
+      if (fence) inside = !inside;
+      parts.back().whole += line + "\n";
+      if (!inside && !fence) parts.back().prose += line + "\n";
+      paragraph_start = !inside && trim(line).empty();
+    }
+    for (const Part& part : parts) {
+      if (!has_figure(part.prose)) continue;
+      ++parts_with_figures;
+      EXPECT_TRUE(std::regex_search(part.whole, source))
+          << doc << ":" << part.line << ": figures without the command, test or <!-- figures: source --> that "
+          << "produced them:\n" << part.whole.substr(0, 300);
+    }
+  }
+  EXPECT_GE(parts_with_figures, 30u);
+}
+
+// README.md's table of where husk stands repeats figures of docs/, where
+// each names its command: every score and range in it (a number with a
+// decimal point or a dash; counts of pages are too common to pin this
+// way) is one the docs state.
+TEST(Docs, TheReadmeStandsOnFiguresTheDocsState) {
+  std::string docs;
+  for (const std::string& doc : documents())
+    if (doc != "README.md") docs += test::read_file(std::string(HUSK_SOURCE_DIR) + "/" + doc);
+  const auto rows = test::table_rows_after(test::read_file(std::string(HUSK_SOURCE_DIR) + "/README.md"),
+                                           "| | husk | best peer measured beside it |");
+  ASSERT_GE(rows.size(), 7u);
+  static const std::regex number(R"([0-9]+\.[0-9]+|[0-9]+–[0-9]+)");
+  std::size_t checked = 0;
+  for (const auto& cells : rows)
+    for (const std::string& cell : cells)
+      for (std::sregex_iterator it(cell.begin(), cell.end(), number), end; it != end; ++it) {
+        const std::string figure = it->str();
+        bool stated = false;
+        for (std::size_t at = docs.find(figure); at != std::string::npos && !stated; at = docs.find(figure, at + 1)) {
+          const std::size_t after = at + figure.size();
+          stated = (at == 0 || !std::isdigit(static_cast<unsigned char>(docs[at - 1]))) &&
+                   (after == docs.size() || !std::isdigit(static_cast<unsigned char>(docs[after])));
+        }
+        EXPECT_TRUE(stated) << "README.md states " << figure << " (\"" << cells[0] << "\"), which no document of docs/ does";
+        ++checked;
+      }
+  EXPECT_GE(checked, 12u);
 }
 
 }  // namespace

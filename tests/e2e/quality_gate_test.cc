@@ -69,9 +69,8 @@ std::string corpus_sha256(const std::string& root) {
   return out;
 }
 
-double benchmark_f1(const std::string& root, const std::string& extractor) {
-  ProcessorOptions options;
-  options.extractor = extractor;
+// The benchmark's shingle score of husk's extraction under `options`.
+ExtractScore benchmark_score(const std::string& root, const ProcessorOptions& options) {
   Result<Processor> pipeline = Processor::make(options);
   EXPECT_TRUE(pipeline.ok());
   std::ifstream gold_in(root + "/ground-truth.json");
@@ -85,7 +84,12 @@ double benchmark_f1(const std::string& root, const std::string& extractor) {
     return true;
   });
   EXPECT_EQ(pages.size(), gold.size());
-  return score_pages(std::move(pages)).f1;
+  return score_pages(std::move(pages));
+}
+
+// A row of the presets' table: "P / R / F1" to three decimals.
+std::string precision_recall_f1(double precision, double recall, double f1) {
+  return three(precision) + " / " + three(recall) + " / " + three(f1);
 }
 
 nlohmann::json floors() {
@@ -102,10 +106,41 @@ TEST(QualityGate, ArticleExtractionBenchmarkF1) {
   ASSERT_EQ(corpus_sha256(root), corpus.at("corpus_sha256").get<std::string>())
       << "the benchmark corpus changed: re-measure and re-pin tests/quality_floor.json deliberately";
   double tolerance = floor.at("tolerance").get<double>();
+  std::map<std::string, ExtractScore> scores;
   for (const auto& [extractor, pinned] : corpus.at("f1").items()) {
-    double f1 = benchmark_f1(root, extractor);
-    std::printf("%s F1 %.4f (floor %.4f - %.3f)\n", extractor.c_str(), f1, pinned.get<double>(), tolerance);
-    EXPECT_GE(f1, pinned.get<double>() - tolerance) << extractor << " F1 dropped below its pinned floor";
+    ProcessorOptions options;
+    options.extractor = extractor;
+    const ExtractScore score = scores[extractor] = benchmark_score(root, options);
+    std::printf("%s F1 %.4f (floor %.4f - %.3f)\n", extractor.c_str(), score.f1, pinned.get<double>(), tolerance);
+    EXPECT_GE(score.f1, pinned.get<double>() - tolerance) << extractor << " F1 dropped below its pinned floor";
+  }
+  // docs/evaluation.md prints these figures: the table of extractors, the
+  // collections table's in-sample cell, the AEB column of the presets.
+  const std::string doc = test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md");
+  const auto extractors = test::table_rows_after(doc, "| extractor | precision | recall | F1 | accuracy |");
+  for (const auto& [label, extractor] : std::map<std::string, std::string>{
+           {"(auto", "auto"}, {"--extractor density", "density"}, {"--extractor fulltext", "fulltext"}}) {
+    ASSERT_TRUE(scores.count(extractor)) << extractor << " has no floor in tests/quality_floor.json";
+    const ExtractScore& s = scores.at(extractor);
+    const std::vector<std::string> expected = {three(s.precision), three(s.recall), three(s.f1), decimals(s.accuracy, 2)};
+    EXPECT_EQ(test::row_containing(extractors, label), expected) << "docs/evaluation.md, AEB, " << extractor;
+  }
+  const auto collections = test::table_after(doc, "| collection (pages) | **left out**");
+  ASSERT_TRUE(collections.count("article-extraction-benchmark"));
+  EXPECT_EQ(collections.at("article-extraction-benchmark")[2], three(scores.at("auto").f1) + " (AEB score)");
+  EXPECT_TRUE(test::says(doc, "The in-sample shingle score fell " + three(0.968 - scores.at("auto").f1)))
+      << "docs/evaluation.md: the AEB score's fall from main before (0.968)";
+  const auto presets = test::table_rows_after(doc, "| preset | WCXB dev P / R / F1 | AEB P / R / F1 |");
+  const ExtractScore& balanced = scores.at("auto");
+  EXPECT_EQ(test::row_containing(presets, "default").at(1),
+            precision_recall_f1(balanced.precision, balanced.recall, balanced.f1));
+  for (const auto& [label, preset] : std::map<std::string, ExtractPreset>{
+           {"--precision", ExtractPreset::kPrecision}, {"--recall", ExtractPreset::kRecall}}) {
+    ProcessorOptions options;
+    options.extract.preset = preset;
+    const ExtractScore s = benchmark_score(root, options);
+    EXPECT_EQ(test::row_containing(presets, label).at(1), precision_recall_f1(s.precision, s.recall, s.f1))
+        << "docs/evaluation.md, presets, AEB, " << label;
   }
 }
 
@@ -188,6 +223,51 @@ TEST(QualityGate, CrossValidatedFloorsAndTheShippedModelsRebuild) {
     ASSERT_TRUE(leaked.count(kind)) << kind << " is not in husk train's output";
     EXPECT_EQ(cells, leaked.at(kind)) << "docs/evaluation.md, what leaks, " << kind;
   }
+  // The cross-validated column by page type, the row by language, and
+  // the prose and README figures of the same run.
+  const auto by_type = test::table_after(doc, "| page type (pages) | husk (in-sample) |");
+  ASSERT_EQ(by_type.size(), 8u) << "docs/evaluation.md's table by page type";
+  for (const auto& [type, cells] : by_type) {
+    const std::string printed = type == "all" ? "wcxb-dev" : type;
+    ASSERT_TRUE(f1.count(printed) && cells.size() >= 2) << type;
+    EXPECT_EQ(cells[1], three(f1.at(printed))) << "docs/evaluation.md, page type " << type << ", cross-validated";
+  }
+  std::map<std::string, double> by_language;
+  static const std::regex language_line(R"(^  language ([a-z]+)\s+([01]\.[0-9]{4})$)");
+  for (const std::string& l : test::lines(blocks.out)) {
+    std::smatch m;
+    if (std::regex_match(l, m, language_line)) by_language[m[1]] = std::stod(m[2]);
+  }
+  std::vector<std::string> languages = {three(f1.at("daniel-dev"))};
+  for (const char* language : {"el", "en", "pl", "ru", "zh"}) languages.push_back(three(by_language[language]));
+  EXPECT_EQ(test::row_containing(test::table_rows_after(doc, "| | all | el | en | pl | ru | zh |"), "cross-validated"),
+            languages)
+      << "docs/evaluation.md, daniel-dev by language, cross-validated";
+  // "  threshold 0.50  F1 0.9144  article-extraction-benchmark 0.9612 ... <- chosen"
+  std::string chosen, wcxb_best;
+  double wcxb_at_chosen = 0, wcxb_top = -1;
+  static const std::regex threshold_line(R"(^  threshold ([01]\.[0-9]{2}) .* wcxb-dev ([01]\.[0-9]{4})(  <- chosen)?$)");
+  for (const std::string& l : test::lines(blocks.out)) {
+    std::smatch m;
+    if (!std::regex_match(l, m, threshold_line)) continue;
+    const double wcxb = std::stod(m[2]);
+    if (m[3].matched) chosen = m[1], wcxb_at_chosen = wcxb;
+    if (wcxb > wcxb_top) wcxb_top = wcxb, wcxb_best = m[1];
+  }
+  for (const std::string& phrase :
+       {"The block threshold is the one with the best mean of the four (" + chosen + ")",
+        "WCXB alone would take " + wcxb_best + " and gain " + three(wcxb_top - wcxb_at_chosen) + " there",
+        "its kept blocks score a word F1 of " + three(f1.at("article-extraction-benchmark")) + " on them",
+        "the block-level ones above: " + three(f1.at("traf-snippets-dev")) + " cross-validated by domain",
+        "husk " + languages[1] + ")"})
+    EXPECT_TRUE(test::says(doc, phrase)) << "docs/evaluation.md does not say: " << phrase;
+  const auto readme = test::table_rows_after(test::read_file(std::string(HUSK_SOURCE_DIR) + "/README.md"),
+                                             "| | husk | best peer measured beside it |");
+  for (const auto& [label, collection] :
+       std::map<std::string, std::string>{{"daniel-dev", "daniel-dev"},
+                                          {"WCXB dev", "wcxb-dev"},
+                                          {"article-extraction-benchmark", "article-extraction-benchmark"}})
+    EXPECT_EQ(test::row_containing(readme, label).at(0), three(f1.at(collection))) << "README.md, " << label;
   EXPECT_EQ(test::read_file(dir.file("blocks.ubj")), test::read_file(std::string(HUSK_SOURCE_DIR) + "/config/models/blocks.ubj"))
       << "husk train extract no longer reproduces config/models/blocks.ubj: retrain it with the command in "
          "docs/architecture.md";
@@ -268,6 +348,26 @@ TEST(QualityGate, WcxbDevF1ByPageTypeAndPageTypeAccuracy) {
   const auto collections = test::table_after(doc, "| collection (pages) | **left out**");
   ASSERT_TRUE(collections.count("wcxb-dev") && collections.at("wcxb-dev").size() >= 3);
   EXPECT_EQ(collections.at("wcxb-dev")[2], three(score->all.f1)) << "docs/evaluation.md, wcxb-dev, in-sample";
+  auto percent = [](double share, int digits) { return decimals(100 * share, digits) + "%"; };
+  for (const std::string& phrase :
+       {"recall " + three(score->all.recall) + ", precision " + three(score->all.precision) + " in-sample; " +
+            percent(score->all.with_rate, 0) + " of the benchmark's \"with\" snippets found, " +
+            percent(score->all.without_rate, 1) + " of its \"without\" snippets",
+        "right on " + percent(score->title.accuracy(), 1) + " of WCXB dev"})
+    EXPECT_TRUE(test::says(doc, phrase)) << "docs/evaluation.md does not say: " << phrase;
+  // The WCXB column of the presets' table: this run, then the two presets.
+  const auto presets = test::table_rows_after(doc, "| preset | WCXB dev P / R / F1 | AEB P / R / F1 |");
+  EXPECT_EQ(test::row_containing(presets, "default").at(0),
+            precision_recall_f1(score->all.precision, score->all.recall, score->all.f1));
+  for (const std::string preset : {"--precision", "--recall"}) {
+    test::TempDir preset_dir;
+    const std::string records = preset_dir.file("records.jsonl");
+    ASSERT_EQ(test::run_husk("extract --jobs 2 " + preset + " " + root + "/html -o " + records).exit_code, 0);
+    Result<WcxbScore> s = evaluate_wcxb(root, records);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    EXPECT_EQ(test::row_containing(presets, preset).at(0), precision_recall_f1(s->all.precision, s->all.recall, s->all.f1))
+        << "docs/evaluation.md, presets, WCXB dev, " << preset;
+  }
 }
 
 // daniel-dev through the CLI as docs/evaluation.md runs it: the in-sample
@@ -299,6 +399,8 @@ TEST(QualityGate, DanielDevInSampleFiguresAreTheDocs) {
   const auto quality = test::table_after(doc, "| collection | cross-validated by domain (`husk train extract`) |");
   ASSERT_TRUE(quality.count("daniel-dev") && quality.at("daniel-dev").size() >= 2);
   EXPECT_EQ(quality.at("daniel-dev")[1], three(score->quality_spearman)) << "docs/evaluation.md, quality, daniel-dev";
+  const std::string headline = "on " + decimals(100 * score->title.accuracy(), 1) + "% of daniel-dev";
+  EXPECT_TRUE(test::says(doc, headline)) << "docs/evaluation.md does not say: " << headline;
 }
 
 // The snippet set's in-sample row and collections cell are what husk

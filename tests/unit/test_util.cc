@@ -14,6 +14,8 @@
 #include <random>
 #include <sstream>
 
+#include "base/text_util.h"
+
 namespace husk::test {
 
 namespace fs = std::filesystem;
@@ -110,8 +112,8 @@ std::vector<uint64_t> planted_fingerprints(std::size_t n, uint32_t spread, uint6
   return fp;
 }
 
-std::map<std::string, std::vector<std::string>> table_after(const std::string& doc, const std::string& header) {
-  std::map<std::string, std::vector<std::string>> rows;
+std::vector<std::vector<std::string>> table_rows_after(const std::string& doc, const std::string& header) {
+  std::vector<std::vector<std::string>> rows;
   std::size_t at = doc.find(header);
   if (at == std::string::npos) return rows;
   std::istringstream in(doc.substr(at));
@@ -128,11 +130,34 @@ std::map<std::string, std::vector<std::string>> table_after(const std::string& d
       const std::size_t b = clean.find_first_not_of(' '), e = clean.find_last_not_of(' ');
       cells.push_back(b == std::string::npos ? "" : clean.substr(b, e - b + 1));
     }
-    if (cells.empty()) continue;
-    const std::string name = cells[0].substr(0, cells[0].find(' '));
-    rows[name] = std::vector<std::string>(cells.begin() + 1, cells.end());
+    if (!cells.empty()) rows.push_back(std::move(cells));
   }
   return rows;
+}
+
+std::map<std::string, std::vector<std::string>> table_after(const std::string& doc, const std::string& header) {
+  std::map<std::string, std::vector<std::string>> rows;
+  for (const std::vector<std::string>& cells : table_rows_after(doc, header))
+    rows[cells[0].substr(0, cells[0].find(' '))] = std::vector<std::string>(cells.begin() + 1, cells.end());
+  return rows;
+}
+
+std::vector<std::string> row_containing(const std::vector<std::vector<std::string>>& rows, std::string_view label) {
+  for (const std::vector<std::string>& cells : rows)
+    if (cells[0].find(label) != std::string::npos) return std::vector<std::string>(cells.begin() + 1, cells.end());
+  return {};
+}
+
+bool says(const std::string& doc, std::string_view phrase) {
+  std::string plain;  // bold marks dropped
+  for (std::size_t i = 0; i < doc.size(); ++i) {
+    if (doc.compare(i, 2, "**") == 0) {
+      ++i;
+      continue;
+    }
+    plain.push_back(doc[i]);
+  }
+  return collapse_space(plain).find(collapse_space(phrase)) != std::string::npos;
 }
 
 std::vector<std::string> lines(const std::string& text) {

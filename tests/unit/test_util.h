@@ -66,9 +66,17 @@ std::vector<uint64_t> planted_fingerprints(std::size_t n, uint32_t spread, uint6
 // One JSON line per element.
 std::vector<std::string> lines(const std::string& text);
 
-// The rows of the markdown table that follows `header` in `doc`: the first
-// word of the first cell (bold marks dropped) -> the other cells.
+// The rows of the markdown table that follows `header` in `doc`, every
+// cell of each with bold marks dropped.
+std::vector<std::vector<std::string>> table_rows_after(const std::string& doc, const std::string& header);
+// The same rows keyed by the first word of the first cell -> the other cells.
 std::map<std::string, std::vector<std::string>> table_after(const std::string& doc, const std::string& header);
+// The cells after the first of the first row whose first cell contains
+// `label`; empty when no row does.
+std::vector<std::string> row_containing(const std::vector<std::vector<std::string>>& rows, std::string_view label);
+// Whether `doc` says `phrase`, its white space runs (line wraps) read as
+// one space and its bold marks dropped.
+bool says(const std::string& doc, std::string_view phrase);
 
 // Blocks of an inline HTML page.
 Blocks blocks_of(const std::string& html);
