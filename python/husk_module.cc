@@ -314,7 +314,8 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
 // The persistent index of husk serve, or one in a temporary directory.
 class PyIndex {
  public:
-  PyIndex(const py::object& path, double threshold, uint32_t simhash_k, const py::object& idf) {
+  PyIndex(const py::object& path, const py::object& threshold, uint32_t simhash_k, const py::object& idf,
+          const std::string& measure) {
     IndexOptions options;
     if (path.is_none()) {
       std::mt19937_64 rng(std::random_device{}());
@@ -324,7 +325,10 @@ class PyIndex {
     } else {
       options.dir = py::str(path).cast<std::string>();
     }
-    options.threshold = threshold;
+    options.measure = measure;
+    options.threshold = !threshold.is_none()      ? threshold.cast<double>()
+                        : measure == "containment" ? kContainmentThreshold
+                                                   : IndexOptions{}.threshold;
     options.simhash_k = simhash_k;
     ProcessorOptions signing;
     signing.sign = true;
@@ -428,6 +432,7 @@ class PyIndex {
       d["url"] = m.url;
       d["measure"] = m.measure;
       d["score"] = m.score;
+      if (!m.contained.empty()) d["contained"] = m.contained;
       out.append(d);
     }
     return out;
@@ -604,8 +609,9 @@ PYBIND11_MODULE(_husk, m) {
         py::arg("host_lines") = HostLineOptions{}.min_documents, py::arg("host_share") = HostLineOptions{}.share);
 
   py::class_<PyIndex>(m, "DedupIndex")
-      .def(py::init<const py::object&, double, uint32_t, const py::object&>(), py::arg("path") = py::none(),
-           py::arg("threshold") = 0.5, py::arg("simhash_k") = 3, py::arg("idf") = py::none())
+      .def(py::init<const py::object&, const py::object&, uint32_t, const py::object&, const std::string&>(),
+           py::arg("path") = py::none(), py::arg("threshold") = py::none(), py::arg("simhash_k") = 3,
+           py::arg("idf") = py::none(), py::arg("measure") = "jaccard")
       .def("add", &PyIndex::add, py::arg("id"), py::arg("text_or_signatures"), py::arg("url") = std::string())
       .def("add_many", &PyIndex::add_many, py::arg("pages"))
       .def("remove", &PyIndex::remove, py::arg("id"))

@@ -9,7 +9,8 @@
 //   minhash     page id -> what verification reads: its language, its
 //               arrival number, its minima and its shingle sketch
 //   bands       (band, key) -> page ids: the minhash LSH buckets, banded
-//               as husk dedup bands them for the threshold
+//               as husk dedup bands them for the threshold; with the
+//               containment measure (254, sketch value) -> page ids
 //   simhash     (table, key bits, fingerprint) -> page ids: Manku's
 //               permuted tables for k, the same block layout husk dedup's
 //               search uses, as sorted keys so a table lookup is a range
@@ -25,7 +26,9 @@
 // the shingle sketches' Jaccard similarity reaches `threshold` (a page of
 // few distinct shingles: only when the shingles are the same), in the
 // same language when both are known. A signature collision alone never
-// decides. Clusters are the connected components of the verified pairs
+// decides. With the containment measure (IndexOptions::measure) the
+// candidates share two sketch values and the decision is husk dedup
+// --measure containment's. Clusters are the connected components of the verified pairs
 // (husk dedup's default), keyed by their earliest-indexed page: a page
 // joins the clusters of the pages it near-duplicates (two or more become
 // one) and is answered duplicate_of the earliest of those pages; a page
@@ -59,8 +62,15 @@ namespace husk {
 
 struct IndexOptions {
   std::string dir;  // the LMDB directory, created when missing
+  // "jaccard" (near-duplicates) or "containment" (text reuse: a page whose
+  // shingles lie largely inside another's, a quotation or a paragraph of a
+  // longer article), husk dedup --measure. With containment the postings
+  // are the pages' sketch values instead of minhash bands (candidates
+  // share two), as husk dedup's containment search takes them.
+  std::string measure = "jaccard";
   // Jaccard similarity of the shingle sketches for a duplicate: husk
-  // dedup's default.
+  // dedup's default. With containment, the smallest containment:
+  // kContainmentThreshold is the measured default there.
   double threshold = DedupOptions{}.threshold;
   // Pages of fewer distinct shingles match only pages of the same
   // shingles (DedupOptions::min_shingles).
@@ -106,7 +116,11 @@ struct Match {
   std::string id;
   std::string url;
   std::string measure = "jaccard";  // the measure that decided
-  double score = 0;                 // its value: the sketches' Jaccard similarity
+  double score = 0;                 // its value: the sketches' Jaccard similarity or containment
+  // With containment, which text lies inside the other: "page" (the page
+  // answered, or the signatures looked up, inside this match) or "match"
+  // (this match inside the page); empty with Jaccard.
+  std::string contained;
 };
 
 // What the index says of a page it took.
@@ -118,8 +132,8 @@ struct Verdict {
   std::optional<Match> duplicate_of;
 };
 
-// {"duplicate_of": {"id", "url", "measure", "score"} or null, "cluster"}:
-// the verdict as every answer and stored record writes it.
+// {"duplicate_of": {"id", "url", "measure", "score"[, "contained"]} or
+// null, "cluster"}: the verdict as every answer and stored record writes it.
 std::string verdict_json(const Verdict& verdict);
 
 struct IndexStats {

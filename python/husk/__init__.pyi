@@ -90,13 +90,18 @@ class DedupIndex:
     sketches' Jaccard similarity >= threshold, within a language; clusters are the connected
     components of the verified pairs, keyed by their earliest page, and a page is answered
     duplicate_of the earliest page it near-duplicates. Adding an id again replaces that page.
+    measure="containment" finds text reuse instead (husk dedup --measure containment): a page whose
+    shingles lie largely inside another's, candidates from shared sketch values, threshold the
+    smallest containment (default 0.1; Jaccard's default 0.5), and duplicate_of's "contained"
+    says which text lies inside the other ("page" or "match"). An index keeps the measure and
+    threshold it was created with.
     """
-    def __init__(self, path: Optional[str] = None, threshold: float = 0.5, simhash_k: int = 3,
-                 idf: Optional[str] = None) -> None: ...
+    def __init__(self, path: Optional[str] = None, threshold: Optional[float] = None, simhash_k: int = 3,
+                 idf: Optional[str] = None, measure: str = "jaccard") -> None: ...
     def add(self, id: str, text_or_signatures: Union[str, dict], url: str = "") -> dict:
         """Indexes a page by its clean text or its signatures (a "sig" dict from husk.sign / husk sign).
 
-        Returns {"cluster": id, "duplicate_of": {"id", "url", "measure", "score"} or None}.
+        Returns {"cluster": id, "duplicate_of": {"id", "url", "measure", "score"[, "contained"]} or None}.
         """
     def add_many(self, pages: Iterable[Union[Tuple, dict]]) -> List[dict]:
         """Many pages in one commit: (id, text_or_signatures[, url]) tuples or {"id", "text" or "sig", "url"} dicts.
@@ -109,7 +114,7 @@ class DedupIndex:
         """The stored record of a page (what husk serve's GET /v1/pages/ID returns), or None."""
     def query(self, text_or_signatures: Union[str, dict]) -> List[dict]:
         """Indexed pages that near-duplicate a text or signatures, best first:
-        [{"id", "url", "measure", "score"}]."""
+        [{"id", "url", "measure", "score"}], with "contained" under the containment measure."""
     def __len__(self) -> int: ...
 
 class PageReader:

@@ -320,6 +320,29 @@ def test_dedup_index_in_memory_and_on_disk(tmp_path):
     assert again.add("y", text)["duplicate_of"]["id"] == "x"
 
 
+def test_dedup_index_finds_text_reuse_with_the_containment_measure(tmp_path):
+    # An essay quoting one paragraph of a longer story: containment finds
+    # it and says the essay's text lies inside the story's; Jaccard, the
+    # default, does not call them duplicates; the index keeps its measure.
+    def paragraph(prefix, i):
+        return " ".join(f"{prefix}{i}x{w}" for w in range(40)) + "."
+    story = "\n\n".join(paragraph("story", i) for i in range(6))
+    essay = "\n\n".join([paragraph("essay", i) for i in range(3)] + [paragraph("story", 3)])
+    reuse = husk.DedupIndex(str(tmp_path / "reuse"), measure="containment")
+    reuse.add("story", story)
+    found = reuse.add("essay", essay)["duplicate_of"]
+    assert found["id"] == "story" and found["measure"] == "containment" and found["contained"] == "page"
+    assert found["score"] >= 0.1
+    assert reuse.query(paragraph("story", 3))[0]["contained"] == "page"
+    near = husk.DedupIndex()
+    near.add("story", story)
+    assert near.add("essay", essay)["duplicate_of"] is None
+    del reuse
+    with pytest.raises(Exception, match="containment"):
+        husk.DedupIndex(str(tmp_path / "reuse"))
+    assert len(husk.DedupIndex(str(tmp_path / "reuse"), measure="containment")) == 2
+
+
 def test_the_hostile_inputs_of_the_cli_come_back_as_page_errors(tmp_path):
     import gzip
     import random

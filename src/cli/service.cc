@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -44,6 +45,8 @@ struct StackOptions {
   std::string templates;  // a template store to extract known sites with
   std::string idf;        // collection statistics: simhash candidates too
   std::size_t map_size_mib = IndexOptions{}.map_size >> 20;  // the index's limit
+  std::string measure = "jaccard";                           // or containment (text reuse)
+  std::optional<double> threshold;                           // by the measure's default when not given
   uint32_t page_timeout_ms = kDefaultPageTimeoutMs;
 };
 
@@ -68,6 +71,9 @@ Result<Stack> open_stack(const StackOptions& o) {
   index_options.minhash_permutations = options.signing.minhash_permutations;
   index_options.sketch = options.signing.minhash_sketch;
   index_options.simhash = options.stats != nullptr;
+  index_options.measure = o.measure;
+  index_options.threshold = o.threshold.value_or(o.measure == "containment" ? kContainmentThreshold
+                                                                            : IndexOptions{}.threshold);
   Result<Processor> processor = Processor::make(options);
   if (!processor.ok()) return processor.status();
   Result<std::unique_ptr<Index>> index = Index::open(index_options);
@@ -396,6 +402,16 @@ void add_stack_options(CLI::App* cmd, StackOptions& o) {
                   "page is refused (serve: 507, hook: an error line) and deletions still go through")
       ->check(CLI::Range(std::size_t(1), std::size_t(1) << 30))
       ->capture_default_str();
+  cmd->add_option("--measure", o.measure,
+                  "jaccard (near-duplicates) | containment (text reuse: a page whose shingles lie largely\n"
+                  "inside another's; duplicate_of says which text is contained). An index keeps the measure\n"
+                  "it was created with")
+      ->check(CLI::IsMember({"jaccard", "containment"}))
+      ->capture_default_str();
+  cmd->add_option("--threshold", o.threshold,
+                  "The smallest Jaccard similarity (default 0.5) or containment (default 0.1) of a duplicate;\n"
+                  "an index keeps the threshold it was created with")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--page-timeout", o.page_timeout_ms,
                   "Milliseconds of CPU time one page may take, its own thread's (0: no limit); a page past it is answered with error \"timeout\"")
       ->capture_default_str();

@@ -152,6 +152,23 @@ class Txn {
     fail(rc);
     return rc == 0;
   }
+  // How many values a dup-sorted table holds under exactly `key`.
+  std::size_t count(MDB_dbi dbi, std::string_view key) {
+    if (rc_ != 0) return 0;
+    MDB_cursor* cursor = nullptr;
+    int rc = mdb_cursor_open(txn_, dbi, &cursor);
+    if (rc != 0) {
+      fail(rc);
+      return 0;
+    }
+    MDB_val k = val_of(key), v{};
+    std::size_t n = 0;
+    rc = mdb_cursor_get(cursor, &k, &v, MDB_SET);
+    if (rc == 0) rc = mdb_cursor_count(cursor, &n);
+    mdb_cursor_close(cursor);
+    fail(rc);
+    return rc == 0 ? n : 0;
+  }
   // The values stored under exactly `key` (a dup-sorted table's postings).
   std::vector<std::string> values(MDB_dbi dbi, std::string_view key) {
     std::vector<std::string> out;
@@ -322,10 +339,23 @@ struct Index::Impl {
 
   // ---- keys ----
 
-  // The band keys of a page, or for a page of few shingles its one whole-
-  // sketch key (band number 255; dedup/search.h, few_shingles).
+  bool containment() const { return options.measure == "containment"; }
+
+  // The posting keys of a page: its band keys, or for a page of few
+  // shingles its one whole-sketch key (band number 255; dedup/search.h,
+  // few_shingles); with containment, one key per sketch value (254, then
+  // the value), as husk dedup's containment search posts them.
   std::vector<std::string> band_keys(const Signatures& sig) const {
     std::vector<std::string> out;
+    if (containment()) {
+      for (uint32_t v : sig.shingles) {
+        std::string key;
+        put_be(key, 254, 1);
+        put_be(key, v, 4);
+        out.push_back(std::move(key));
+      }
+      return out;
+    }
     if (few_shingles(sig, decision())) {
       std::string key;
       put_be(key, 255, 1);
@@ -374,11 +404,13 @@ struct Index::Impl {
     std::string id;
     double score = 0;
     uint64_t seq = 0;
+    uint8_t contained = 0;  // containment: 1 the page inside this one, 2 this one inside the page
   };
 
   // The index's decision options, as husk dedup takes them.
   DedupOptions decision() const {
     DedupOptions o;
+    o.measure = options.measure;
     o.threshold = options.threshold;
     o.min_shingles = options.min_shingles;
     o.within_language = options.within_language;
@@ -386,9 +418,6 @@ struct Index::Impl {
     return o;
   }
 
-  // Indexed pages that near-duplicate `sig` by the one decision, best
-  // first. Candidates come from the minhash bands and, with the simhash
-  // arm, from the simhash tables; every one is verified alike.
   // The Jaccard similarity of a page (its signatures, their distinct
   // shingles, its language) with a stored page when the one decision calls
   // them near-duplicates; the stored page's minima are taken.
@@ -403,8 +432,64 @@ struct Index::Impl {
     return j;
   }
 
+  // Containment (text reuse) of a page and a stored page, as husk dedup's
+  // containment search decides it (dedup/find_pairs.cc): the larger of
+  // the two containments, at least the threshold, the contained text
+  // holding at least min_shingles shingles. The stored page came first, so
+  // it is the pair's first page: it is the contained one on a tie.
+  static std::optional<std::pair<double, uint8_t>> contained_stored(const Signatures& sig, const std::string& language,
+                                                                    const Stored& stored, const DedupOptions& o) {
+    if (!comparable_pages(language, 0, stored.language, 0, o)) return std::nullopt;
+    const double page_in_stored = sketch_containment(sig.shingles, stored.sketch, o.sketch);
+    const double stored_in_page = sketch_containment(stored.sketch, sig.shingles, o.sketch);
+    const bool stored_inside = stored_in_page >= page_in_stored;
+    const double c = std::max(page_in_stored, stored_in_page);
+    if ((stored_inside ? stored.sketch.size() : sig.shingles.size()) < o.min_shingles || c < o.threshold)
+      return std::nullopt;
+    return std::make_pair(c, static_cast<uint8_t>(stored_inside ? 2 : 1));
+  }
+
+  // Containment candidates: stored pages sharing at least two sketch
+  // values with the page (fewer when a sketch is that small), values
+  // posted for more than max(1000, 1%) of the pages skipped, as husk
+  // dedup's containment search takes them.
+  void contained_candidates(Txn& txn, const Signatures& sig, const std::string& language,
+                            std::vector<Candidate>& out) const {
+    const std::size_t max_df = std::max<std::size_t>(1000, counter(txn, "pages") / 100);
+    std::map<std::string, uint32_t> shared;
+    for (const std::string& key : band_keys(sig)) {
+      if (txn.count(bands, key) > max_df) continue;
+      for (std::string& id : txn.values(bands, key)) ++shared[std::move(id)];
+    }
+    const DedupOptions o = decision();
+    Stored stored;
+    for (const auto& [id, n] : shared) {
+      auto raw = txn.get(minhash, id);
+      if (!raw || !decode_stored(*raw, stored)) continue;
+      if (n < std::min<std::size_t>(2, std::min(sig.shingles.size(), stored.sketch.size()))) continue;
+      if (auto c = contained_stored(sig, language, stored, o)) out.push_back({id, c->first, stored.seq, c->second});
+    }
+  }
+
+  // Indexed pages that near-duplicate `sig` by the one decision, best
+  // first (the highest score, then the id).
   std::vector<Candidate> candidates(Txn& txn, const Signatures& sig, const std::string& language) const {
     std::vector<Candidate> out;
+    if (containment())
+      contained_candidates(txn, sig, language, out);
+    else
+      similar_candidates(txn, sig, language, out);
+    std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
+      if (a.score != b.score) return a.score > b.score;
+      return a.id < b.id;
+    });
+    return out;
+  }
+
+  // Jaccard candidates: stored pages sharing a minhash band (and with the
+  // simhash arm a simhash table key within k), each verified once.
+  void similar_candidates(Txn& txn, const Signatures& sig, const std::string& language,
+                          std::vector<Candidate>& out) const {
     std::set<std::string> seen;
     const DedupOptions o = decision();
     Stored stored;
@@ -424,11 +509,6 @@ struct Index::Impl {
           return true;
         });
     }
-    std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
-      if (a.score != b.score) return a.score > b.score;
-      return a.id < b.id;
-    });
-    return out;
   }
 
   // The main page of a cluster's stored value ("id\nurl").
@@ -520,7 +600,13 @@ struct Index::Impl {
     for (const Candidate& c : found)
       if (c.id != self && (first == nullptr || c.seq < first->seq)) first = &c;
     if (first == nullptr) return std::nullopt;
-    return Match{first->id, url_of(txn.get(docs, first->id)), "jaccard", first->score};
+    return match_of(txn, *first);
+  }
+
+  // A candidate as answers name it.
+  Match match_of(Txn& txn, const Candidate& c) const {
+    static const char* const inside[] = {"", "page", "match"};
+    return Match{c.id, url_of(txn.get(docs, c.id)), options.measure, c.score, inside[c.contained]};
   }
 
   // Clusters are the connected components of the verified pairs (husk
@@ -874,6 +960,9 @@ struct Index::Impl {
     want["simhash_k"] = options.simhash_k;
     want["minhash_permutations"] = options.minhash_permutations;
     want["sketch"] = options.sketch;
+    // Written only when it is not the default, so that an index written
+    // before the measure existed opens as it was.
+    if (options.measure != "jaccard") want["measure"] = options.measure;
     std::string text = want.dump();
     auto stored = txn.get(meta, "settings");
     if (stored && adopt && options.adopt_settings) {
@@ -886,6 +975,7 @@ struct Index::Impl {
         options.simhash_k = j.value("simhash_k", options.simhash_k);
         options.minhash_permutations = j.value("minhash_permutations", options.minhash_permutations);
         options.sketch = j.value("sketch", options.sketch);
+        options.measure = j.value("measure", std::string("jaccard"));
         return check_settings(txn, false);
       }
     }
@@ -907,8 +997,10 @@ Result<std::unique_ptr<Index>> Index::open(const IndexOptions& options) {
   if (options.simhash_k > kMaxIndexSimhashK)
     return Status(Code::kInvalidArgument, "simhash k " + std::to_string(options.simhash_k) +
                                               ": the index serves k = 0.." + std::to_string(kMaxIndexSimhashK));
+  if (options.measure != "jaccard" && options.measure != "containment")
+    return Status(Code::kInvalidArgument, "unknown measure \"" + options.measure + "\" (known: jaccard, containment)");
   if (options.threshold <= 0 || options.threshold > 1)
-    return Status(Code::kInvalidArgument, "the Jaccard threshold must be in (0, 1]");
+    return Status(Code::kInvalidArgument, "the " + options.measure + " threshold must be in (0, 1]");
   if (options.minhash_permutations == 0)
     return Status(Code::kInvalidArgument, "the index needs minhash signatures (minhash_permutations > 0)");
   auto impl = std::make_unique<Impl>();
@@ -1024,7 +1116,7 @@ std::vector<Match> Index::similar(const Signatures& signatures, const std::strin
   if (r.rc != 0) return out;
   Txn txn(r.txn);
   for (const Impl::Candidate& c : impl_->candidates(txn, signatures, primary_language(language)))
-    out.push_back(Match{c.id, url_of(txn.get(impl_->docs, c.id)), "jaccard", c.score});
+    out.push_back(impl_->match_of(txn, c));
   return out;
 }
 

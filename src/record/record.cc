@@ -126,6 +126,7 @@ void put_verdict(nlohmann::ordered_json& j, const Verdict* verdict) {
   if (verdict != nullptr && verdict->duplicate_of) {
     const Match& m = *verdict->duplicate_of;
     j["duplicate_of"] = {{"id", m.id}, {"url", m.url}, {"measure", m.measure}, {"score", m.score}};
+    if (!m.contained.empty()) j["duplicate_of"]["contained"] = m.contained;
   } else {
     j["duplicate_of"] = nullptr;
   }

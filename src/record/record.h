@@ -22,7 +22,8 @@ namespace husk {
 nlohmann::ordered_json page_record(const PageResult& page, bool with_text = true);
 
 // Adds sig (null without signatures), duplicate_of ({id, url, measure,
-// score}, or null) and cluster (null without a verdict).
+// score} and with containment "contained", or null) and cluster (null
+// without a verdict).
 void add_verdict(nlohmann::ordered_json& record, const std::optional<Signatures>& signatures, const Verdict* verdict);
 // Sets duplicate_of and cluster alone: the index rewrites a stored record's
 // verdict when the cluster table changes under it.

@@ -295,9 +295,10 @@ std::string Service::metrics_text() {
   const IndexOptions& o = index_.options();
   char threshold[32];
   std::snprintf(threshold, sizeof(threshold), "%g", o.threshold);
+  const bool containment = o.measure == "containment";
   out += "# TYPE husk_dedup_decision gauge\nhusk_dedup_decision{candidates=\"" +
-         std::string(o.simhash ? "minhash_bands+simhash_tables" : "minhash_bands") +
-         "\",measure=\"jaccard\",threshold=\"" + threshold + "\",min_shingles=\"" + std::to_string(o.min_shingles) +
+         std::string(containment ? "sketch_values" : o.simhash ? "minhash_bands+simhash_tables" : "minhash_bands") +
+         "\",measure=\"" + o.measure + "\",threshold=\"" + threshold + "\",min_shingles=\"" + std::to_string(o.min_shingles) +
          "\"} 1\n";
   return out;
 }

@@ -16,6 +16,7 @@
 #include <regex>
 #include <thread>
 
+#include "husk/dedup.h"
 #include "unit/test_util.h"
 
 extern char** environ;
@@ -301,6 +302,54 @@ TEST(Service, KillNineLosesNoAcknowledgedPage) {
     ASSERT_EQ(v.exit_code, 0) << "round " << round << ": " << v.out;
   }
   EXPECT_GT(acked.size(), 40u);
+}
+
+// A page of paragraphs of 40 words each, paragraph i of `prefix` made of
+// words no other paragraph holds.
+std::string prose_page(const std::vector<std::pair<std::string, int>>& paragraphs) {
+  std::string p = "<html><head><title>Prose</title></head><body><article>";
+  for (const auto& [prefix, i] : paragraphs) {
+    p += "<p>";
+    for (int w = 0; w < 40; ++w) p += test::token(prefix, i * 100 + w) + (w % 12 == 11 ? ". " : " ");
+    p += "</p>";
+  }
+  return p + "</article></body></html>";
+}
+
+// husk hook --measure containment finds a page that quotes a paragraph of
+// an earlier one, which Jaccard does not call a duplicate, and says which
+// text lies inside the other; the index keeps its measure.
+TEST(Service, HookFindsTextReuseWithTheContainmentMeasure) {
+  test::TempDir dir;
+  std::vector<std::pair<std::string, int>> article, quoting;
+  for (int i = 0; i < 6; ++i) article.push_back({"story", i});
+  for (int i = 0; i < 3; ++i) quoting.push_back({"essay", i});
+  quoting.push_back(article[3]);
+  test::write_file(dir.file("in.jsonl"),
+                   nlohmann::json({{"url", "https://a.example/story"}, {"html", prose_page(article)}}).dump() + "\n" +
+                       nlohmann::json({{"url", "https://b.example/essay"}, {"html", prose_page(quoting)}}).dump() + "\n");
+  test::CommandResult reuse = test::run_husk("hook --measure containment --db " + dir.file("reuse") + " < " + dir.file("in.jsonl"));
+  ASSERT_EQ(reuse.exit_code, 0);
+  std::vector<std::string> lines = test::lines(reuse.out);
+  ASSERT_EQ(lines.size(), 2u);
+  auto essay = nlohmann::json::parse(lines[1]);
+  ASSERT_TRUE(essay["duplicate_of"].is_object()) << lines[1];
+  EXPECT_EQ(essay["duplicate_of"]["url"], "https://a.example/story");
+  EXPECT_EQ(essay["duplicate_of"]["measure"], "containment");
+  EXPECT_EQ(essay["duplicate_of"]["contained"], "page");  // the essay is the shorter text
+  EXPECT_GE(essay["duplicate_of"]["score"].get<double>(), kContainmentThreshold);
+  EXPECT_EQ(essay["cluster"], nlohmann::json::parse(lines[0])["cluster"]);
+  // Jaccard, the default, calls them distinct.
+  test::CommandResult near = test::run_husk("hook --db " + dir.file("near") + " < " + dir.file("in.jsonl"));
+  ASSERT_EQ(near.exit_code, 0);
+  ASSERT_EQ(test::lines(near.out).size(), 2u);
+  EXPECT_TRUE(nlohmann::json::parse(test::lines(near.out)[1])["duplicate_of"].is_null());
+  // The index was written with containment: opened with the default
+  // measure it is refused, naming both settings.
+  test::CommandResult other = test::run_husk("hook --db " + dir.file("reuse") + " < /dev/null 2>&1");
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_NE(other.out.find("\"measure\":\"containment\""), std::string::npos) << other.out;
+  EXPECT_EQ(test::run_husk("db verify --db " + dir.file("reuse")).exit_code, 0);
 }
 
 TEST(Service, HookOverAPipe) {

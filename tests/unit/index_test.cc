@@ -22,10 +22,17 @@
 namespace husk {
 namespace {
 
+// The threshold husk dedup takes by default for a measure.
+double default_threshold(const std::string& measure) {
+  return measure == "containment" ? kContainmentThreshold : DedupOptions{}.threshold;
+}
+
 std::unique_ptr<Index> open_index(const test::TempDir& dir, const std::string& name, uint32_t k,
-                                  bool simhash = false) {
+                                  bool simhash = false, const std::string& measure = "jaccard") {
   IndexOptions options;
   options.dir = dir.file(name);
+  options.measure = measure;
+  options.threshold = default_threshold(measure);
   options.simhash_k = k;
   options.simhash = simhash;
   auto index = Index::open(options);
@@ -137,12 +144,14 @@ std::map<std::string, std::string> dedup_clusters(const std::vector<DedupPage>& 
 }
 
 // Index lookups, verdicts and clusters against husk dedup's pairs and
-// default clusters on the same signed pages, added in the same order.
+// default clusters on the same signed pages, added in the same order, by
+// one measure at its default threshold.
 std::vector<Result<Verdict>> expect_index_equals_dedup(const std::vector<PageResult>& pages, const test::TempDir& dir,
                                                        std::size_t min_pairs = 50, std::size_t min_duplicates = 20,
-                                                       const std::string& name = "db") {
+                                                       const std::string& name = "db",
+                                                       const std::string& measure = "jaccard") {
   std::vector<Result<Verdict>> verdicts;
-  std::unique_ptr<Index> index = open_index(dir, name, 3);
+  std::unique_ptr<Index> index = open_index(dir, name, 3, false, measure);
   EXPECT_NE(index, nullptr);
   if (index == nullptr) return verdicts;
   std::vector<const PageResult*> all;
@@ -164,7 +173,10 @@ std::vector<Result<Verdict>> expect_index_equals_dedup(const std::vector<PageRes
     }
   std::vector<std::set<std::string>> expected(dedup.size());
   std::vector<std::size_t> earliest(dedup.size(), SIZE_MAX);  // the earliest near-duplicate arrived before
-  const DedupOptions options;
+  std::map<std::pair<std::size_t, std::size_t>, std::string> inside;  // (earlier, later) -> "page" | "match"
+  DedupOptions options;
+  options.measure = measure;
+  options.threshold = default_threshold(measure);
   auto found_pairs = find_pairs(dedup, options);
   EXPECT_TRUE(found_pairs.ok());
   if (!found_pairs.ok()) return {};
@@ -173,6 +185,9 @@ std::vector<Result<Verdict>> expect_index_equals_dedup(const std::vector<PageRes
     expected[p.b].insert(dedup[p.a].id);
     const uint32_t first = std::min(p.a, p.b), later = std::max(p.a, p.b);
     earliest[later] = std::min<std::size_t>(earliest[later], first);
+    // Pair::contained 1: a's text inside b's. The later page is answered,
+    // so "match" when the earlier one is the contained text.
+    if (p.contained != 0) inside[{first, later}] = (p.contained == 1) == (p.a == first) ? "match" : "page";
   }
   EXPECT_GE(found_pairs->size(), min_pairs);
   for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(found(*index, *all[i]), expected[i]) << all[i]->id;
@@ -187,7 +202,9 @@ std::vector<Result<Verdict>> expect_index_equals_dedup(const std::vector<PageRes
     if (v.duplicate_of) {
       ++duplicates;
       EXPECT_GE(v.duplicate_of->score, options.threshold) << all[i]->id;
-      EXPECT_EQ(v.duplicate_of->measure, "jaccard");
+      EXPECT_EQ(v.duplicate_of->measure, measure);
+      const auto pair = inside.find({earliest[i], i});
+      EXPECT_EQ(v.duplicate_of->contained, pair == inside.end() ? std::string() : pair->second) << all[i]->id;
     }
   }
   EXPECT_GE(duplicates, min_duplicates);
@@ -252,6 +269,59 @@ TEST(Index, LookupsEqualDedupPairsOnGeneratedPages) {
     }
   }
   expect_index_equals_dedup(pages, dir);
+}
+
+// Text reuse, as husk dedup --measure containment finds it: generated
+// articles, passages cut from them, quotations and paragraphs set inside
+// other texts, and unrelated texts, in a shuffled order. The index with
+// the containment measure answers what the batch search pairs, says which
+// text is contained, and clusters alike.
+TEST(Index, ContainmentLookupsEqualDedupPairsOnGeneratedReuse) {
+  test::TempDir dir;
+  Result<Processor> processor = signing_processor();
+  ASSERT_TRUE(processor.ok());
+  std::mt19937 rng(23);
+  auto text_of = [&](std::size_t n, const char* prefix) {
+    std::vector<std::string> words;
+    for (std::size_t w = 0; w < n; ++w) words.push_back(test::token(prefix, static_cast<long long>(rng() % 20000)));
+    return words;
+  };
+  auto joined = [](const std::vector<std::string>& words, std::size_t from, std::size_t to) {
+    std::string text;
+    for (std::size_t w = from; w < to && w < words.size(); ++w) text += words[w] + (w % 15 == 14 ? ". " : " ");
+    return text;
+  };
+  std::vector<PageResult> pages;
+  auto add = [&](const std::string& id, const std::string& text) {
+    PageResult p;
+    p.id = id;
+    p.signatures = processor->sign(text);
+    pages.push_back(std::move(p));
+  };
+  for (int story = 0; story < 120; ++story) {
+    const std::vector<std::string> article = text_of(400, "w");
+    add(test::token("article", story), joined(article, 0, article.size()));
+    const std::size_t from = rng() % 200;
+    switch (story % 4) {
+      case 0:  // a cut passage
+        add(test::token("passage", story), joined(article, from, from + 120));
+        break;
+      case 1: {  // a quotation of 40 words inside another text
+        const std::vector<std::string> other = text_of(250, "q");
+        add(test::token("quote", story), joined(other, 0, 120) + joined(article, from, from + 40) + joined(other, 120, 250));
+        break;
+      }
+      case 2: {  // a paragraph of 90 words inside a longer article
+        const std::vector<std::string> other = text_of(600, "p");
+        add(test::token("paragraph", story), joined(other, 0, 300) + joined(article, from, from + 90) + joined(other, 300, 600));
+        break;
+      }
+      default:  // unrelated
+        add(test::token("other", story), joined(text_of(200, "u"), 0, 200));
+    }
+  }
+  std::shuffle(pages.begin(), pages.end(), std::mt19937(4));
+  expect_index_equals_dedup(pages, dir, 60, 40, "db", "containment");
 }
 
 TEST(Index, LookupsEqualDedupPairsOnTheNearDuplicateDevSet) {
