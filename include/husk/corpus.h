@@ -98,7 +98,8 @@ struct CorpusResult {
   // (a, b) when keep_pairs.
   std::vector<CorpusCluster> clusters;
   std::vector<CorpusPair> pairs;
-  // Over all ranks.
+  // Over all ranks (the in-memory engine across ranks: rank 0's figures,
+  // which are every page's, and none on the others).
   uint64_t pages = 0;
   uint64_t keys = 0;
   uint64_t candidates = 0;
@@ -145,14 +146,19 @@ using DedupSource = std::function<Status(const DedupSink& sink)>;
 
 // The engine dedup() runs: the corpus engine (within CorpusOptions::memory,
 // spilling to disk, on any number of ranks) for minhash with the Jaccard
-// measure; every other method and measure in memory, on one process.
+// measure; every other method and measure in memory.
 bool runs_in_corpus_engine(const DedupOptions& options);
+// Whether a run may have more than one rank: minhash with either measure
+// (the containment search runs in memory on rank 0, each rank reading and
+// signing its own share). Other methods sign with the collection's
+// statistics, which one rank's share does not hold.
+bool runs_across_ranks(const DedupOptions& options);
 
 // The clusters (and, with keep_pairs, the verified pairs) of the source's
 // pages, on rank 0, by the engine runs_in_corpus_engine() names, so that
 // the CLI, MPI runs and Python reach the same engine for the same options.
-// Collective: every rank calls it. Fails on an in-memory method with more
-// than one rank.
+// Collective: every rank calls it. Fails on more than one rank unless
+// runs_across_ranks().
 struct DedupRun {
   std::string engine;  // "corpus" or "memory"
   CorpusResult result;

@@ -125,10 +125,10 @@ void sum_over_ranks(Exchange& exchange, HostLines& lines) {
 }
 
 // The run: the library's dedup() chooses the engine (husk/corpus.h); this
-// reads the inputs for it (streamed, each rank its share, for the corpus
-// engine; loaded whole, with collection statistics for the signers that
-// need them, for the in-memory one), writes the clusters and pairs, and
-// the report from the loaded pages.
+// reads the inputs for it (streamed, each rank its share, for minhash;
+// loaded whole, with collection statistics for the signers that need
+// them, for the other methods), writes the clusters and pairs, and the
+// report from the loaded pages.
 int run_dedup(DedupArgs args) {
   auto cluster = cluster_method_named(args.cluster);
   auto main = main_page_named(args.main);
@@ -141,12 +141,15 @@ int run_dedup(DedupArgs args) {
   if (!launched.ok()) return fail("dedup", launched.status().message(), 2);
   Exchange& exchange = **launched;
   const int rank = exchange.rank();
-  const bool corpus = runs_in_corpus_engine(args.options);
-  if (!corpus && exchange.size() > 1) {
+  // minhash texts are signed as they are read, each rank its own share
+  // (no collection statistics): the corpus engine's input, and the
+  // containment search's, which rank 0 runs in memory.
+  const bool streams = runs_across_ranks(args.options);
+  if (!streams && exchange.size() > 1) {
     // Only rank 0 says why, once.
     if (rank == 0)
-      fail("dedup", "only --method minhash with --measure jaccard runs across MPI ranks; run --method " +
-                        args.options.method + " --measure " + args.options.measure + " as one process",
+      fail("dedup", "only --method minhash runs across MPI ranks; run --method " + args.options.method +
+                        " as one process",
            2);
     return 2;
   }
@@ -182,9 +185,10 @@ int run_dedup(DedupArgs args) {
   FrameStats frame;
   std::vector<Status> input_errors, record_errors;
   LoadedPages loaded;
-  // The in-memory engine reads every page; the corpus engine streams, and
-  // rank 0, which writes --report, loads the pages for it beside.
-  const bool load = !corpus || (!args.report.empty() && rank == 0);
+  // The in-memory engine reads every page, signed with the collection's
+  // statistics; minhash streams, and rank 0, which writes --report, loads
+  // the pages for it beside.
+  const bool load = !streams || (!args.report.empty() && rank == 0);
   if (load) {
     loaded = load_dedup_pages(args.inputs, args.jobs, /*keep_texts=*/!args.report.empty(), args.frame);
     without_signature = loaded.without_signature;
@@ -193,7 +197,7 @@ int run_dedup(DedupArgs args) {
     record_errors = loaded.record_errors;
   }
   DedupSource source = [&](const DedupSink& sink) {
-    if (!corpus) {
+    if (!streams) {
       // The in-memory engine takes the loaded pages over; the report reads
       // its own copy.
       std::vector<DedupPage> pages = args.report.empty() ? std::move(loaded.pages) : loaded.pages;

@@ -1,10 +1,13 @@
 // husk::dedup (husk/corpus.h): the one place that chooses the engine, so
 // that the CLI, MPI runs and Python get the same clusters for the same
 // options.
+#include <algorithm>
+#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "husk/corpus.h"
 #include "husk/metadata.h"
+#include "record/signature_json.h"
 
 namespace husk {
 
@@ -12,7 +15,44 @@ bool runs_in_corpus_engine(const DedupOptions& options) {
   return options.method == "minhash" && options.measure == "jaccard";
 }
 
+bool runs_across_ranks(const DedupOptions& options) { return options.method == "minhash"; }
+
 namespace {
+
+// A page and its ordinal as one JSON line, as the in-memory engine sends
+// it to rank 0 (the signatures in husk sign's "sig" form).
+std::string page_line(uint64_t ordinal, const DedupPage& page) {
+  nlohmann::ordered_json j;
+  j["ordinal"] = ordinal;
+  j["id"] = page.id;
+  j["url"] = page.url;
+  j["title"] = page.title;
+  j["rank"] = page.rank;
+  j["boilerplate"] = page.boilerplate;
+  j["language"] = page.language;
+  j["sig"] = signatures_to_json(page.sig);
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+Status read_page_lines(std::string_view lines, std::vector<std::pair<uint64_t, DedupPage>>& out) {
+  while (!lines.empty()) {
+    const std::size_t end = lines.find('\n');
+    const nlohmann::json j = nlohmann::json::parse(lines.substr(0, end), nullptr, false);
+    lines = end == std::string_view::npos ? std::string_view() : lines.substr(end + 1);
+    Result<Signatures> sig = j.is_object() ? signatures_from_json(j["sig"]) : Result<Signatures>(Status(Code::kCorrupt, ""));
+    if (!sig.ok()) return Status(Code::kInternal, "a page sent between ranks did not read back");
+    DedupPage page;
+    page.id = j.value("id", "");
+    page.url = j.value("url", "");
+    page.title = j.value("title", "");
+    page.rank = j.value("rank", 0.0);
+    page.boilerplate = j.value("boilerplate", 0.0);
+    page.language = j.value("language", "");
+    page.sig = std::move(*sig);
+    out.emplace_back(j.value("ordinal", uint64_t(0)), std::move(page));
+  }
+  return Status();
+}
 
 Result<CorpusResult> in_corpus_engine(const DedupSource& source, const CorpusOptions& options, Exchange& exchange) {
   auto engine = CorpusDedup::make(options, exchange);
@@ -32,18 +72,37 @@ Result<CorpusResult> in_corpus_engine(const DedupSource& source, const CorpusOpt
   return (*engine)->finish();
 }
 
+// The search in memory, on rank 0. Across ranks (minhash's containment
+// measure), each rank reads, signs and identifies the language of its own
+// share and sends the pages to rank 0, which searches them in input
+// order: the clusters one process finds.
 Result<CorpusResult> in_memory(const DedupSource& source, const CorpusOptions& options, Exchange& exchange) {
-  if (exchange.size() > 1)
-    return Status(Code::kInvalidArgument, "only --method minhash with --measure jaccard runs across ranks; run --method " +
-                                              options.dedup.method + " --measure " + options.dedup.measure +
-                                              " as one process");
-  std::vector<DedupPage> pages;
-  Status read = source([&](uint64_t, DedupPage& page, std::string_view probe) {
+  if (exchange.size() > 1 && !runs_across_ranks(options.dedup))
+    return Status(Code::kInvalidArgument, "only --method minhash runs across ranks; run --method " +
+                                              options.dedup.method + " as one process");
+  std::vector<std::pair<uint64_t, DedupPage>> numbered;
+  Status read = source([&](uint64_t ordinal, DedupPage& page, std::string_view probe) {
     page.language = page_language(page.language, probe);
-    pages.push_back(std::move(page));
+    numbered.emplace_back(ordinal, std::move(page));
     return Status();
   });
+  if (exchange.size() > 1) {
+    // Every rank takes part in the exchange, whatever it read.
+    std::vector<std::string> out(static_cast<std::size_t>(exchange.size()));
+    for (const auto& [ordinal, page] : numbered) out[0] += page_line(ordinal, page);
+    numbered.clear();
+    std::vector<std::string> in = exchange.all_to_all(std::move(out));
+    // The other ranks are done: their result is empty, the counts too.
+    if (exchange.rank() != 0) return read.ok() ? Result<CorpusResult>(CorpusResult{}) : Result<CorpusResult>(read);
+    for (const std::string& lines : in)
+      if (Status st = read_page_lines(lines, numbered); !st.ok()) return st;
+    std::sort(numbered.begin(), numbered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
   if (!read.ok()) return read;
+  std::vector<DedupPage> pages;
+  pages.reserve(numbered.size());
+  for (auto& [ordinal, page] : numbered) pages.push_back(std::move(page));
+  numbered.clear();
   DedupStats stats;
   Result<std::vector<Pair>> pairs = find_pairs(pages, options.dedup, &stats);
   if (!pairs.ok()) return pairs.status();
