@@ -101,6 +101,29 @@ TEST(Metadata, BylinesRelAuthorAndTimeElements) {
   EXPECT_TRUE(url_author.authors.empty());
 }
 
+// docs/cli.md's author rule, clause by clause, beyond the cases above:
+// French and Spanish bylines, the innermost name of a nested author box,
+// "on <date>" after a byline, a thread's posters (more than three names
+// marked: the first) and a label that is not a name.
+TEST(Metadata, EveryClauseOfTheDocumentedAuthorRuleHolds) {
+  const std::string para = "<p>The council voted on Tuesday to turn the harbour warehouses into a public library.</p>";
+  EXPECT_EQ(meta_of("<html><body><p>Par Jean Dupont</p>" + para + "</body></html>").authors,
+            (std::vector<std::string>{"Jean Dupont"}));
+  EXPECT_EQ(meta_of("<html><body><p>Por María López</p>" + para + "</body></html>").authors,
+            (std::vector<std::string>{"María López"}));
+  EXPECT_EQ(meta_of("<html><body><div class=\"author-box\"><div class=\"author-bio\"><span class=\"author-name\">Sam "
+                    "Wood</span> writes about cities and rivers for the paper.</div></div>" + para + "</body></html>")
+                .authors,
+            (std::vector<std::string>{"Sam Wood"}));
+  EXPECT_EQ(meta_of("<html><body><p>By Alex Kim on March 3, 2021</p>" + para + "</body></html>").authors,
+            (std::vector<std::string>{"Alex Kim"}));
+  std::string thread = "<html><body><div class=\"thread\">";
+  for (const char* poster : {"Ann One", "Bob Two", "Cy Three", "Di Four"})
+    thread += std::string("<div class=\"post\"><span itemprop=\"author\">") + poster + "</span><p>A post.</p></div>";
+  EXPECT_EQ(meta_of(thread + "</div></body></html>").authors, (std::vector<std::string>{"Ann One"}));
+  EXPECT_TRUE(meta_of("<html><body><div class=\"author\">About the author</div>" + para + "</body></html>").authors.empty());
+}
+
 TEST(Metadata, DatesAreChecked) {
   // Beyond tomorrow: refused; the URL's date is used instead.
   Metadata future = meta_of(
