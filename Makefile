@@ -25,7 +25,7 @@ APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   libssl-dev libxxhash-dev libmicrohttpd-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev \
   libxgboost-dev libcld2-dev libgtest-dev libgmock-dev libbenchmark-dev \
   pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin \
-  python3-venv python3-build python3-scrapy \
+  python3-venv python3-build python3-scrapy python3-tqdm \
   python3.11-doc postgresql-doc-15 git-doc apache2-doc wget time curl lmdb-utils chromium
 
 .PHONY: all deps build demo test docs-check bench bench-prev bench-scale load fuzz sanitize clean python

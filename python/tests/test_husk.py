@@ -3,6 +3,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import threading
 from html import unescape
 from pathlib import Path
@@ -265,6 +266,21 @@ def test_the_docs_pipeline_on_the_demo_pages():
             continue
         kept.append(record["id"])
     assert kept == ["en-news-syndicated.html"]
+
+
+def test_the_docs_example_of_everything_the_cli_does(tmp_path):
+    # docs/python.md's shell block and Python block, run as written in a
+    # directory holding the tree's fixtures, with husk on the PATH.
+    doc = (ROOT / "docs" / "python.md").read_text()
+    part = doc[doc.index("**Everything the command line does, from Python.**"):]
+    shell = part[part.index("```sh\n") + 6:part.index("```\n", part.index("```sh\n"))]
+    code = part[part.index("```python\n") + 10:part.index("```\n", part.index("```python\n"))]
+    (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")
+    env = dict(os.environ, PATH=str(Path(BINARY).parent) + os.pathsep + os.environ["PATH"])
+    subprocess.run(["bash", "-e", "-c", shell], cwd=tmp_path, env=env, check=True, capture_output=True)
+    printed = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, check=True,
+                             capture_output=True, text=True).stdout.splitlines()
+    assert printed == ["{'xpath'}", "6 pages, 5 indexed, 0 clusters"]
 
 
 def test_dedup_refuses_two_records_with_one_id():
