@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <string_view>
 #include <vector>
 
 #include "husk/sign.h"
@@ -172,7 +173,27 @@ std::pair<uint32_t, uint32_t> lsh_bands_for(double threshold, uint32_t minima);
 // part of a clean text, compared by the hash of its words (white space
 // collapsed). Not thread-safe: a run filters its pages in their order, so
 // that the same pages give the same texts whatever the threads.
-class SeenParagraphs {
+// How many earlier texts held a paragraph (by its hash): what
+// SeenParagraphs keeps in memory for a run and the index in LMDB across
+// runs.
+class ParagraphCounts {
+ public:
+  virtual ~ParagraphCounts() = default;
+  virtual uint32_t texts_holding(uint64_t paragraph) = 0;
+  // One more text holds it (a count may decline to grow: a bound).
+  virtual void count_one_more(uint64_t paragraph) = 0;
+};
+
+// The one decision of segment-level dedup: `text` without the paragraphs
+// that `repeats` earlier texts held; each other distinct paragraph counted
+// once more. A paragraph the text repeats goes or stays with its first.
+// Returns how many paragraphs it dropped.
+std::size_t drop_seen_paragraphs(std::string& text, uint32_t repeats, ParagraphCounts& counts);
+// The distinct paragraph hashes of a text, as drop_seen_paragraphs counts
+// them (to take a text that leaves out of the counts).
+std::vector<uint64_t> paragraph_hashes(std::string_view text);
+
+class SeenParagraphs : private ParagraphCounts {
  public:
   // A paragraph is dropped once `repeats` earlier texts held it (1: the
   // first page keeps it, every later one loses it). At most `capacity`
@@ -185,6 +206,9 @@ class SeenParagraphs {
   std::size_t remembered() const { return seen_.size(); }
 
  private:
+  uint32_t texts_holding(uint64_t paragraph) override;
+  void count_one_more(uint64_t paragraph) override;
+
   uint32_t repeats_;
   std::size_t capacity_;
   std::unordered_map<uint64_t, uint32_t> seen_;  // paragraph hash -> texts that held it

@@ -18,6 +18,9 @@
 //   clusters    cluster id -> its main page id and URL
 //   members     cluster id -> page ids
 //   cluster_of  page id -> cluster id
+//   paragraphs  paragraph hash -> how many stored texts hold it, and
+//   counted     page ids whose paragraphs are counted there (both filled
+//               only with dedup_paragraphs on)
 //   meta        counters and the index's settings
 //
 // The decision is husk dedup's, made one page at a time (dedup/search.h,
@@ -107,6 +110,13 @@ struct IndexOptions {
   // last commits, never corrupt the index).
   bool fsync_each_commit = false;
   unsigned sync_interval_ms = 1000;
+  // Segment-level dedup across the crawl (husk extract --dedup-paragraphs
+  // within a run): a page's stored and answered text leaves out the
+  // paragraphs that this many pages indexed before it held; 0: off. The
+  // counts persist in the index (a page that leaves, or is replaced, is
+  // uncounted) and are kept only while this is on; the signatures are the
+  // whole text's.
+  uint32_t dedup_paragraphs = 0;
 };
 
 constexpr uint32_t kMaxIndexSimhashK = 8;
@@ -130,6 +140,10 @@ struct Verdict {
   std::string cluster;
   // The earliest-indexed page this one near-duplicates, when there is one.
   std::optional<Match> duplicate_of;
+  // With IndexOptions::dedup_paragraphs, when paragraphs seen before left
+  // the page's text: the text stored and answered, and how many left.
+  std::optional<std::string> text;
+  std::size_t paragraphs_dropped = 0;
 };
 
 // {"duplicate_of": {"id", "url", "measure", "score"[, "contained"]} or

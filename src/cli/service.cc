@@ -47,6 +47,7 @@ struct StackOptions {
   std::size_t map_size_mib = IndexOptions{}.map_size >> 20;  // the index's limit
   std::string measure = "jaccard";                           // or containment (text reuse)
   std::optional<double> threshold;                           // by the measure's default when not given
+  uint32_t dedup_paragraphs = 0;                             // IndexOptions::dedup_paragraphs
   uint32_t page_timeout_ms = kDefaultPageTimeoutMs;
 };
 
@@ -72,6 +73,7 @@ Result<Stack> open_stack(const StackOptions& o) {
   index_options.sketch = options.signing.minhash_sketch;
   index_options.simhash = options.stats != nullptr;
   index_options.measure = o.measure;
+  index_options.dedup_paragraphs = o.dedup_paragraphs;
   index_options.threshold = o.threshold.value_or(o.measure == "containment" ? kContainmentThreshold
                                                                             : IndexOptions{}.threshold);
   Result<Processor> processor = Processor::make(options);
@@ -412,6 +414,11 @@ void add_stack_options(CLI::App* cmd, StackOptions& o) {
                   "The smallest Jaccard similarity (default 0.5) or containment (default 0.1) of a duplicate;\n"
                   "an index keeps the threshold it was created with")
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--dedup-paragraphs", o.dedup_paragraphs,
+                  "Leave out of each page's text the paragraphs N pages indexed before it held (a site's\n"
+                  "notices, a syndicated story's paragraphs), as husk extract --dedup-paragraphs does within a\n"
+                  "run; the counts persist in the index; 0: off")
+      ->capture_default_str();
   cmd->add_option("--page-timeout", o.page_timeout_ms,
                   "Milliseconds of CPU time one page may take, its own thread's (0: no limit); a page past it is answered with error \"timeout\"")
       ->capture_default_str();

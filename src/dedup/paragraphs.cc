@@ -1,5 +1,6 @@
-// Segment-level dedup (husk/dedup.h, SeenParagraphs).
+// Segment-level dedup (husk/dedup.h, drop_seen_paragraphs, SeenParagraphs).
 #include <unordered_map>
+#include <unordered_set>
 
 #include "base/text_util.h"
 #include "husk/dedup.h"
@@ -7,42 +8,71 @@
 
 namespace husk {
 
-SeenParagraphs::SeenParagraphs(uint32_t repeats, std::size_t capacity)
-    : repeats_(std::max<uint32_t>(1, repeats)), capacity_(capacity) {}
+namespace {
 
-std::size_t SeenParagraphs::filter(std::string& text) {
+// Calls `each(paragraph, hash)` for every non-blank paragraph of `text`.
+template <typename Each>
+void each_paragraph(std::string_view text, Each&& each) {
+  while (!text.empty()) {
+    std::size_t end = text.find("\n\n");
+    std::string_view paragraph = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 2);
+    if (trim(paragraph).empty()) continue;
+    each(paragraph, xxh64(collapse_space(paragraph), 0));
+  }
+}
+
+}  // namespace
+
+std::size_t drop_seen_paragraphs(std::string& text, uint32_t repeats, ParagraphCounts& counts) {
   std::string kept;
   std::size_t dropped = 0;
   // Each distinct paragraph of this text, decided once, by the earlier
   // texts: a paragraph this text repeats goes or stays with its first.
   std::unordered_map<uint64_t, bool> drop;
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    std::size_t end = rest.find("\n\n");
-    std::string_view paragraph = rest.substr(0, end);
-    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 2);
-    if (trim(paragraph).empty()) continue;
-    const uint64_t hash = xxh64(collapse_space(paragraph), 0);
+  each_paragraph(text, [&](std::string_view paragraph, uint64_t hash) {
     auto [decision, first] = drop.try_emplace(hash, false);
     if (first) {
-      auto it = seen_.find(hash);
-      if (it != seen_.end() && it->second >= repeats_) {
+      if (counts.texts_holding(hash) >= repeats)
         decision->second = true;
-      } else if (it != seen_.end()) {
-        ++it->second;
-      } else if (seen_.size() < capacity_) {
-        seen_.emplace(hash, 1);
-      }
+      else
+        counts.count_one_more(hash);
     }
     if (decision->second) {
       ++dropped;
-      continue;
+      return;
     }
     if (!kept.empty()) kept += "\n\n";
     kept.append(paragraph);
-  }
+  });
   if (dropped > 0) text = std::move(kept);
   return dropped;
+}
+
+std::vector<uint64_t> paragraph_hashes(std::string_view text) {
+  std::vector<uint64_t> out;
+  std::unordered_set<uint64_t> seen;
+  each_paragraph(text, [&](std::string_view, uint64_t hash) {
+    if (seen.insert(hash).second) out.push_back(hash);
+  });
+  return out;
+}
+
+SeenParagraphs::SeenParagraphs(uint32_t repeats, std::size_t capacity)
+    : repeats_(std::max<uint32_t>(1, repeats)), capacity_(capacity) {}
+
+std::size_t SeenParagraphs::filter(std::string& text) { return drop_seen_paragraphs(text, repeats_, *this); }
+
+uint32_t SeenParagraphs::texts_holding(uint64_t paragraph) {
+  auto it = seen_.find(paragraph);
+  return it == seen_.end() ? 0 : it->second;
+}
+
+void SeenParagraphs::count_one_more(uint64_t paragraph) {
+  if (auto it = seen_.find(paragraph); it != seen_.end())
+    ++it->second;
+  else if (seen_.size() < capacity_)
+    seen_.emplace(paragraph, 1);
 }
 
 }  // namespace husk

@@ -296,10 +296,40 @@ bool decode_stored(std::string_view in, Stored& out) {
 
 }  // namespace
 
+// The index's paragraph counts (husk/dedup.h, ParagraphCounts): hash (8
+// bytes, big-endian) -> count (4 bytes), in the writer's transaction.
+struct LmdbParagraphCounts : ParagraphCounts {
+  LmdbParagraphCounts(Txn& txn, MDB_dbi dbi) : txn(txn), dbi(dbi) {}
+  static std::string key(uint64_t hash) {
+    std::string k;
+    put_be(k, hash, 8);
+    return k;
+  }
+  uint32_t texts_holding(uint64_t paragraph) override {
+    auto v = txn.get(dbi, key(paragraph));
+    return v && v->size() == 4 ? static_cast<uint32_t>(get_be(*v, 0, 4)) : 0;
+  }
+  void count_one_more(uint64_t paragraph) override { set(paragraph, texts_holding(paragraph) + 1); }
+  void count_one_less(uint64_t paragraph) {
+    if (const uint32_t n = texts_holding(paragraph); n > 1)
+      set(paragraph, n - 1);
+    else if (n == 1)
+      txn.del(dbi, key(paragraph));
+  }
+  void set(uint64_t paragraph, uint32_t n) {
+    std::string v;
+    put_be(v, n, 4);
+    txn.put(dbi, key(paragraph), v);
+  }
+  Txn& txn;
+  MDB_dbi dbi;
+};
+
 struct Index::Impl {
   IndexOptions options;
   MDB_env* env = nullptr;
   MDB_dbi docs = 0, minhash = 0, bands = 0, simhash = 0, clusters = 0, members = 0, cluster_of = 0, meta = 0;
+  MDB_dbi paragraphs = 0, counted = 0;
   uint32_t band_count = 0, band_rows = 0;
   SimhashTables tables;
 
@@ -562,6 +592,13 @@ struct Index::Impl {
       }
     }
     if (j.is_object() && j.contains("duplicate_of") && j["duplicate_of"].is_object()) add_counter(txn, "duplicates", -1);
+    if (txn.get(counted, id)) {
+      // The paragraphs its stored text was counted for.
+      LmdbParagraphCounts counts{txn, paragraphs};
+      if (j.is_object() && j.contains("text") && j["text"].is_string())
+        for (uint64_t hash : paragraph_hashes(j["text"].get<std::string>())) counts.count_one_less(hash);
+      txn.del(counted, id);
+    }
     txn.del(minhash, id);
     if (auto cluster = txn.get(cluster_of, id)) {
       txn.del(members, *cluster, id);
@@ -713,6 +750,16 @@ struct Index::Impl {
     // The record as husk extract writes it, with the verdict: what the
     // service answered for it (GET and db export return it).
     nlohmann::ordered_json record = page_record(page);
+    if (options.dedup_paragraphs > 0 && record.contains("text") && record["text"].is_string()) {
+      std::string text = record["text"].get<std::string>();
+      LmdbParagraphCounts counts{txn, paragraphs};
+      verdict.paragraphs_dropped = drop_seen_paragraphs(text, options.dedup_paragraphs, counts);
+      txn.put(counted, page.id, "");
+      if (verdict.paragraphs_dropped > 0) {
+        record["text"] = text;
+        verdict.text = std::move(text);
+      }
+    }
     add_verdict(record, page.signatures, &verdict);
     const uint64_t seq = counter(txn, "seq");
     add_counter(txn, "seq", 1);
@@ -1032,7 +1079,8 @@ Result<std::unique_ptr<Index>> Index::open(const IndexOptions& options) {
   for (const Named& n : {Named{"docs", &impl->docs, 0}, Named{"minhash", &impl->minhash, 0},
                          Named{"bands", &impl->bands, MDB_DUPSORT}, Named{"simhash", &impl->simhash, MDB_DUPSORT},
                          Named{"clusters", &impl->clusters, 0}, Named{"members", &impl->members, MDB_DUPSORT},
-                         Named{"cluster_of", &impl->cluster_of, 0}, Named{"meta", &impl->meta, 0}}) {
+                         Named{"cluster_of", &impl->cluster_of, 0}, Named{"meta", &impl->meta, 0},
+                         Named{"paragraphs", &impl->paragraphs, 0}, Named{"counted", &impl->counted, 0}}) {
     rc = mdb_dbi_open(txn, n.name, MDB_CREATE | n.flags, n.dbi);
     if (rc != 0) {
       mdb_txn_abort(txn);

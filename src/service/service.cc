@@ -95,6 +95,11 @@ std::string Service::answer_json(const Posted& posted, bool with_text) {
   const Verdict* v = posted.verdict.ok() ? &*posted.verdict : nullptr;
   add_verdict(j, p.signatures, v);
   std::vector<std::string> warnings = p.warnings;
+  if (v != nullptr && v->paragraphs_dropped > 0) {
+    if (with_text && v->text) j["text"] = *v->text;
+    warnings.push_back(std::to_string(v->paragraphs_dropped) +
+                       " paragraph(s) seen on earlier pages left out (--dedup-paragraphs)");
+  }
   // A page with nothing to sign is answered, not indexed: a warning. Any
   // other failure to index is the page's error.
   const bool unsigned_page = p.status.ok() && !p.signatures;

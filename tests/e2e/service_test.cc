@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "husk/dedup.h"
+#include "husk/ingest.h"
 #include "unit/test_util.h"
 
 extern char** environ;
@@ -350,6 +351,59 @@ TEST(Service, HookFindsTextReuseWithTheContainmentMeasure) {
   EXPECT_EQ(other.exit_code, 1);
   EXPECT_NE(other.out.find("\"measure\":\"containment\""), std::string::npos) << other.out;
   EXPECT_EQ(test::run_husk("db verify --db " + dir.file("reuse")).exit_code, 0);
+}
+
+// The index's segment-level dedup is husk extract's within a run: the
+// daniel-dev pages (many per site) through husk hook --dedup-paragraphs 2
+// answer, in input order, the texts husk extract --dedup-paragraphs 2
+// writes for them, and the index stores them so.
+TEST(Service, HookDropsTheParagraphsExtractDropsWithinARun) {
+  const std::string root = test::dataset("daniel-dev");
+  if (root.empty()) GTEST_SKIP() << "../shared/datasets/daniel-dev is absent";
+  test::TempDir dir;
+  std::string in;
+  std::size_t pages = 0;
+  ingest({root + "/html"}, IngestOptions{}, [&](RawPage&& page) {
+    in += nlohmann::json({{"id", page.id}, {"html", page.bytes}}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    ++pages;
+    return true;
+  });
+  test::write_file(dir.file("in.jsonl"), in);
+  ASSERT_EQ(test::run_husk("extract --dedup-paragraphs 2 " + dir.file("in.jsonl") + " -o " + dir.file("batch.jsonl") +
+                           " 2>/dev/null").exit_code,
+            0);
+  test::CommandResult hooked =
+      test::run_husk("hook --dedup-paragraphs 2 --db " + dir.file("db") + " < " + dir.file("in.jsonl"));
+  ASSERT_EQ(hooked.exit_code, 0);
+  const std::vector<std::string> batch = test::lines(test::read_file(dir.file("batch.jsonl")));
+  const std::vector<std::string> online = test::lines(hooked.out);
+  ASSERT_EQ(batch.size(), pages);
+  ASSERT_EQ(online.size(), pages);
+  // The warning that says how many paragraphs left, "" when none did.
+  auto dropped = [](const nlohmann::json& record) {
+    for (const auto& w : record.value("warnings", nlohmann::json::array()))
+      if (w.get<std::string>().find("--dedup-paragraphs") != std::string::npos) return w.get<std::string>();
+    return std::string();
+  };
+  std::size_t shortened = 0;
+  for (std::size_t i = 0; i < pages; ++i) {
+    auto b = nlohmann::json::parse(batch[i]), o = nlohmann::json::parse(online[i]);
+    ASSERT_EQ(b["id"], o["id"]);
+    EXPECT_EQ(b["text"], o["text"]) << b["id"];
+    EXPECT_EQ(dropped(b), dropped(o)) << b["id"];
+    shortened += !dropped(b).empty();
+  }
+  EXPECT_GE(shortened, 30u);
+  test::CommandResult exported = test::run_husk("db export --db " + dir.file("db"));
+  std::map<std::string, std::string> stored;
+  for (const std::string& line : test::lines(exported.out)) {
+    auto r = nlohmann::json::parse(line);
+    stored[r["id"]] = r.value("text", "");
+  }
+  for (const std::string& line : batch) {
+    auto b = nlohmann::json::parse(line);
+    EXPECT_EQ(stored[b["id"]], b["text"]) << b["id"];
+  }
 }
 
 TEST(Service, HookOverAPipe) {

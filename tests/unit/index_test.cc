@@ -563,6 +563,54 @@ PageResult article(const Processor& processor, const std::string& id, const std:
   return p;
 }
 
+// Segment-level dedup in the index (N = 1): the second page to hold a
+// notice loses it from its stored and answered text; a page that leaves,
+// or is posted again, is uncounted first, so a re-posted page keeps what
+// it held, and once every holder left a new page keeps the notice.
+TEST(Index, ParagraphsSeenOnEarlierPagesLeaveTheStoredText) {
+  test::TempDir dir;
+  Result<Processor> processor = signing_processor();
+  ASSERT_TRUE(processor.ok());
+  const std::string notice = "Subscribe to our newsletter for the week's stories from the harbour district and beyond.";
+  auto page = [&](const std::string& id) {
+    PageResult p = processor->process("https://k.example/" + id, "<html><body><article><p>" + words(0, 40, id.c_str()) +
+                                                                    "</p><p>" + notice + "</p></article></body></html>");
+    p.id = id;
+    return p;
+  };
+  const PageResult a = page("a"), b = page("b"), c = page("c");
+  ASSERT_NE(b.text.find(notice), std::string::npos) << b.text;
+  IndexOptions options;
+  options.dir = dir.file("db");
+  options.dedup_paragraphs = 1;
+  auto index = Index::open(options);
+  ASSERT_TRUE(index.ok()) << index.status().to_string();
+  auto stored_text = [&](const std::string& id) {
+    return nlohmann::json::parse((*index)->get(id)->value_or("{}")).value("text", "");
+  };
+  Result<Verdict> first = (*index)->add({&a}).at(0);
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first->paragraphs_dropped, 0u);
+  EXPECT_FALSE(first->text);
+  EXPECT_EQ(stored_text("a"), a.text);
+  Result<Verdict> second = (*index)->add({&b}).at(0);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(second->paragraphs_dropped, 1u);
+  const std::string without = b.text.substr(0, b.text.find("\n\n" + notice));
+  EXPECT_EQ(second->text.value_or(""), without);
+  EXPECT_EQ(stored_text("b"), without);
+  Result<Verdict> again = (*index)->add({&a}).at(0);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->paragraphs_dropped, 0u) << "a re-posted page must not meet its own paragraphs";
+  EXPECT_EQ(stored_text("a"), a.text);
+  ASSERT_TRUE((*index)->remove("a").ok());
+  ASSERT_TRUE((*index)->remove("b").ok());
+  Result<Verdict> later = (*index)->add({&c}).at(0);
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ(later->paragraphs_dropped, 0u) << "the notice's holders left: nobody holds it now";
+  EXPECT_TRUE((*index)->verify().empty());
+}
+
 // When a page leaves its cluster, the rest are clustered again as husk
 // dedup would cluster them: the earliest page left is the main page, each
 // other page's stored record names its earliest near-duplicate with the
