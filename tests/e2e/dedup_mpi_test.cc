@@ -61,6 +61,11 @@ TEST(DedupMpi, SameClustersAsOneProcessOnTheNearDuplicateDevSet) {
   TempDir dir;
   ASSERT_EQ(run_husk("extract " + root + "/html -o " + dir.file("pages.jsonl") + " 2>/dev/null").exit_code, 0);
   expect_same_clusters_on_any_ranks(dir.file("pages.jsonl"), dir.path().string(), launcher, 100);
+  // Text reuse: each rank reads and signs its share, rank 0 runs the
+  // containment search in memory; clusters and pairs (with which text is
+  // contained) are one process's.
+  expect_same_clusters_on_any_ranks(dir.file("pages.jsonl"), dir.path().string(), launcher, 100, "--measure containment ");
+  EXPECT_NE(test::read_file(dir.file("plain-pairs.jsonl")).find("\"contained\""), std::string::npos);
   // The pages' whole texts with their URLs: the frame lines each rank
   // counts are summed over the ranks before any text is signed.
   std::map<std::string, std::string> urls;
@@ -82,20 +87,6 @@ TEST(DedupMpi, SameClustersAsOneProcessOnTheNearDuplicateDevSet) {
   ASSERT_EQ(plain.exit_code, 0);
   EXPECT_EQ(plain.out.find(" 0 frame lines"), std::string::npos) << plain.out;
   expect_same_clusters_on_any_ranks(dir.file("full.jsonl"), dir.path().string(), launcher, 100);
-}
-
-// Text reuse across ranks: each rank reads and signs its share, rank 0
-// runs the containment search in memory; clusters and pairs (with which
-// text is contained) are one process's.
-TEST(DedupMpi, ContainmentGivesOneProcessesClustersAndPairs) {
-  std::string launcher = mpirun();
-  if (launcher.empty()) GTEST_SKIP() << "mpirun is absent";
-  std::string root = test::dataset("near-dup-html-pairs");
-  if (root.empty()) GTEST_SKIP() << "../shared/datasets/near-dup-html-pairs is absent";
-  TempDir dir;
-  ASSERT_EQ(run_husk("extract " + root + "/html -o " + dir.file("pages.jsonl") + " 2>/dev/null").exit_code, 0);
-  expect_same_clusters_on_any_ranks(dir.file("pages.jsonl"), dir.path().string(), launcher, 100, "--measure containment ");
-  EXPECT_NE(test::read_file(dir.file("plain-pairs.jsonl")).find("\"contained\""), std::string::npos);
 }
 
 TEST(DedupMpi, SameClustersAsOneProcessOnAGeneratedCorpus) {
