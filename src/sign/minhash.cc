@@ -28,9 +28,21 @@ inline uint64_t mod_mersenne31(uint64_t x) {
 
 // The hot loop: one shingle against every permutation. Built twice, for
 // AVX2 and for any x86-64, and picked at run time, so the binary stays
-// portable and uses the wide registers where they exist.
-__attribute__((target_clones("avx2", "default"))) void update_minima(const uint32_t* a, const uint32_t* b,
-                                                                   int64_t* m, uint32_t n, uint32_t x) {
+// portable and uses the wide registers where they exist. Not under
+// ThreadSanitizer: it instruments the resolver that picks the clone, which
+// the dynamic loader runs before the sanitizer's runtime is up, and every
+// program linking the library then crashed before main.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define HUSK_THREAD_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(HUSK_THREAD_SANITIZER)
+#define HUSK_AVX2_CLONE
+#else
+#define HUSK_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
+#endif
+HUSK_AVX2_CLONE void update_minima(const uint32_t* a, const uint32_t* b, int64_t* m, uint32_t n, uint32_t x) {
   for (uint32_t i = 0; i < n; ++i) {
     int64_t v = static_cast<int64_t>(mod_mersenne31(static_cast<uint64_t>(a[i]) * x + b[i]));
     m[i] = v < m[i] ? v : m[i];

@@ -23,6 +23,15 @@ inline constexpr bool kSanitized = true;
 #else
 inline constexpr bool kSanitized = false;
 #endif
+// ThreadSanitizer in particular: its runtime, shared by every thread,
+// spends CPU time on a thread that the thread's own work does not (the
+// more threads, the more), so a page's CPU-time budget there depends on
+// --jobs.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kThreadSanitized = true;
+#else
+inline constexpr bool kThreadSanitized = false;
+#endif
 
 // A fresh directory removed when the object goes.
 class TempDir {
