@@ -315,7 +315,7 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
 class PyIndex {
  public:
   PyIndex(const py::object& path, const py::object& threshold, uint32_t simhash_k, const py::object& idf,
-          const std::string& measure) {
+          const std::string& measure, uint32_t dedup_paragraphs) {
     IndexOptions options;
     if (path.is_none()) {
       std::mt19937_64 rng(std::random_device{}());
@@ -326,6 +326,7 @@ class PyIndex {
       options.dir = py::str(path).cast<std::string>();
     }
     options.measure = measure;
+    options.dedup_paragraphs = dedup_paragraphs;
     options.threshold = !threshold.is_none()      ? threshold.cast<double>()
                         : measure == "containment" ? kContainmentThreshold
                                                    : IndexOptions{}.threshold;
@@ -359,7 +360,7 @@ class PyIndex {
     pages.push_back(page_of(id, text_or_signatures, url));
     std::vector<Result<Verdict>> verdicts = index_pages(pages);
     if (!verdicts.at(0).ok()) raise(verdicts[0].status());
-    return to_python(nlohmann::ordered_json::parse(verdict_json(*verdicts[0]))).cast<py::dict>();
+    return verdict_dict(*verdicts[0]);
   }
 
   // Many pages in one commit (the service's batch): (id, text or "sig"
@@ -385,7 +386,7 @@ class PyIndex {
     py::list out;
     for (const Result<Verdict>& v : verdicts) {
       if (v.ok()) {
-        out.append(to_python(nlohmann::ordered_json::parse(verdict_json(*v))));
+        out.append(verdict_dict(*v));
       } else {
         py::dict error;
         error["error"] = v.status().to_string();
@@ -443,6 +444,17 @@ class PyIndex {
  private:
   // A page to index: its text (signed, its language identified, as husk
   // dedup's loaders do when a record names none) or its signatures.
+  // A verdict as add() returns it; with dedup_paragraphs, also the text
+  // kept and how many paragraphs seen before left it, when any did.
+  static py::dict verdict_dict(const Verdict& verdict) {
+    py::dict d = to_python(nlohmann::ordered_json::parse(verdict_json(verdict))).cast<py::dict>();
+    if (verdict.paragraphs_dropped > 0) {
+      d["text"] = verdict.text.value_or("");
+      d["paragraphs_dropped"] = verdict.paragraphs_dropped;
+    }
+    return d;
+  }
+
   static PageResult page_of(const std::string& id, const py::object& text_or_signatures, const std::string& url) {
     PageResult page;
     page.id = id;
@@ -609,9 +621,9 @@ PYBIND11_MODULE(_husk, m) {
         py::arg("host_lines") = HostLineOptions{}.min_documents, py::arg("host_share") = HostLineOptions{}.share);
 
   py::class_<PyIndex>(m, "DedupIndex")
-      .def(py::init<const py::object&, const py::object&, uint32_t, const py::object&, const std::string&>(),
+      .def(py::init<const py::object&, const py::object&, uint32_t, const py::object&, const std::string&, uint32_t>(),
            py::arg("path") = py::none(), py::arg("threshold") = py::none(), py::arg("simhash_k") = 3,
-           py::arg("idf") = py::none(), py::arg("measure") = "jaccard")
+           py::arg("idf") = py::none(), py::arg("measure") = "jaccard", py::arg("dedup_paragraphs") = 0)
       .def("add", &PyIndex::add, py::arg("id"), py::arg("text_or_signatures"), py::arg("url") = std::string())
       .def("add_many", &PyIndex::add_many, py::arg("pages"))
       .def("remove", &PyIndex::remove, py::arg("id"))

@@ -94,10 +94,12 @@ class DedupIndex:
     shingles lie largely inside another's, candidates from shared sketch values, threshold the
     smallest containment (default 0.1; Jaccard's default 0.5), and duplicate_of's "contained"
     says which text lies inside the other ("page" or "match"). An index keeps the measure and
-    threshold it was created with.
+    threshold it was created with. dedup_paragraphs=N leaves out of each page's stored text the
+    paragraphs N pages indexed before it held (husk serve --dedup-paragraphs); add() then also
+    returns the "text" kept and "paragraphs_dropped" when any left.
     """
     def __init__(self, path: Optional[str] = None, threshold: Optional[float] = None, simhash_k: int = 3,
-                 idf: Optional[str] = None, measure: str = "jaccard") -> None: ...
+                 idf: Optional[str] = None, measure: str = "jaccard", dedup_paragraphs: int = 0) -> None: ...
     def add(self, id: str, text_or_signatures: Union[str, dict], url: str = "") -> dict:
         """Indexes a page by its clean text or its signatures (a "sig" dict from husk.sign / husk sign).
 

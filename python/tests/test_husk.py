@@ -359,6 +359,20 @@ def test_dedup_index_finds_text_reuse_with_the_containment_measure(tmp_path):
     assert len(husk.DedupIndex(str(tmp_path / "reuse"), measure="containment")) == 2
 
 
+def test_dedup_index_leaves_out_paragraphs_seen_before():
+    # The second page to hold a newsletter notice loses it (N = 1), in
+    # what add() returns and in the stored record; the first keeps it.
+    notice = "Subscribe to our newsletter for the week's stories from the harbour district and beyond."
+    first = " ".join(f"story{w}" for w in range(40)) + "\n\n" + notice
+    second = " ".join(f"essay{w}" for w in range(40)) + "\n\n" + notice
+    index = husk.DedupIndex(dedup_paragraphs=1)
+    assert "paragraphs_dropped" not in index.add("a", first)
+    verdict = index.add("b", second)
+    assert verdict["paragraphs_dropped"] == 1
+    assert verdict["text"] == " ".join(f"essay{w}" for w in range(40))
+    assert index.get("b")["text"] == verdict["text"] and index.get("a")["text"] == first
+
+
 def test_the_hostile_inputs_of_the_cli_come_back_as_page_errors(tmp_path):
     import gzip
     import random
