@@ -28,39 +28,68 @@ std::string three_decimals(double x) {
   return buf;
 }
 
+// `husk eval dedup --compare` of signed pages on the near-duplicate dev
+// pairs: method -> {precision, recall, F1}.
+std::map<std::string, std::vector<double>> compared(const std::string& pairs, const std::string& signed_pages) {
+  std::map<std::string, std::vector<double>> out;
+  test::CommandResult compare =
+      test::run_husk("eval dedup --compare --gold " + pairs + "/pairs.jsonl " + signed_pages + " 2>/dev/null");
+  EXPECT_EQ(compare.exit_code, 0);
+  std::istringstream lines(compare.out);
+  std::string line;
+  std::getline(lines, line);  // the header
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::string method, setting;
+    double precision = 0, recall = 0, f1 = 0;
+    if (fields >> method >> setting >> precision >> recall >> f1) out[method] = {precision, recall, f1};
+  }
+  return out;
+}
+
 // docs/evaluation.md's method table is what `husk eval dedup --compare`
 // prints on the near-duplicate dev pairs (precision, recall, F1 to three
-// decimals).
+// decimals), and the notes under it are what the same pages give with
+// numbers masked and with collection statistics.
 TEST(Docs, TheDedupMethodTableIsWhatEvalDedupComparePrints) {
   const std::string pairs = test::dataset("near-dup-html-pairs");
   if (pairs.empty()) GTEST_SKIP() << "no near-dup-html-pairs";
   test::TempDir dir;
-  ASSERT_EQ(test::run_husk("extract -j2 " + pairs + "/html -o " + dir.file("pages.jsonl") + " 2>/dev/null").exit_code, 0);
-  ASSERT_EQ(test::run_husk("sign " + dir.file("pages.jsonl") + " -o " + dir.file("signed.jsonl") + " 2>/dev/null").exit_code, 0);
-  test::CommandResult compare = test::run_husk("eval dedup --compare --gold " + pairs + "/pairs.jsonl " +
-                                               dir.file("signed.jsonl") + " 2>/dev/null");
-  ASSERT_EQ(compare.exit_code, 0);
-  const auto documented = test::table_after(test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md"),
-                                      "| method (default setting) | precision | recall | F1 |");
+  const std::string pages = dir.file("pages.jsonl");
+  ASSERT_EQ(test::run_husk("extract -j2 " + pairs + "/html -o " + pages + " 2>/dev/null").exit_code, 0);
+  ASSERT_EQ(test::run_husk("sign " + pages + " -o " + dir.file("signed.jsonl") + " 2>/dev/null").exit_code, 0);
+  const auto scores = compared(pairs, dir.file("signed.jsonl"));
+  const std::string doc = test::read_file(std::string(HUSK_SOURCE_DIR) + "/docs/evaluation.md");
+  const auto documented = test::table_after(doc, "| method (default setting) | precision | recall | F1 |");
   ASSERT_EQ(documented.size(), 11u);
   std::size_t checked = 0;
-  std::istringstream out(compare.out);
-  std::string line;
-  std::getline(out, line);  // the header
-  while (std::getline(out, line)) {
-    std::istringstream fields(line);
-    std::string method, setting;
-    double precision = 0, recall = 0, f1 = 0;
-    if (!(fields >> method >> setting >> precision >> recall >> f1)) continue;
+  for (const auto& [method, figures] : scores) {
     auto row = documented.find(method);
     ASSERT_NE(row, documented.end()) << method << " is printed but not in docs/evaluation.md";
     ASSERT_EQ(row->second.size(), 3u) << method;
-    EXPECT_EQ(row->second[0], three_decimals(precision)) << method << " precision";
-    EXPECT_EQ(row->second[1], three_decimals(recall)) << method << " recall";
-    EXPECT_EQ(row->second[2], three_decimals(f1)) << method << " F1";
+    EXPECT_EQ(row->second[0], three_decimals(figures[0])) << method << " precision";
+    EXPECT_EQ(row->second[1], three_decimals(figures[1])) << method << " recall";
+    EXPECT_EQ(row->second[2], three_decimals(figures[2])) << method << " F1";
     ++checked;
   }
   EXPECT_EQ(checked, documented.size());
+  // husk sign --normalize numbers=mask, and signatures with an IDF file.
+  ASSERT_EQ(test::run_husk("sign --normalize numbers=mask " + pages + " -o " + dir.file("masked.jsonl") + " 2>/dev/null")
+                .exit_code,
+            0);
+  const auto masked = compared(pairs, dir.file("masked.jsonl"));
+  ASSERT_EQ(test::run_husk("idf build " + pages + " -o " + dir.file("corpus.idf") + " 2>/dev/null").exit_code, 0);
+  ASSERT_EQ(test::run_husk("sign --idf " + dir.file("corpus.idf") + " " + pages + " -o " + dir.file("idf.jsonl") +
+                           " 2>/dev/null")
+                .exit_code,
+            0);
+  const auto with_idf = compared(pairs, dir.file("idf.jsonl"));
+  ASSERT_TRUE(masked.count("md5") && masked.count("minhash") && with_idf.count("simhash"));
+  for (const std::string& phrase :
+       {"md5 " + three_decimals(scores.at("md5")[2]) + " → " + three_decimals(masked.at("md5")[2]),
+        "(" + three_decimals(masked.at("minhash")[2]) + " masked)",
+        "simhash k = 6 reaches F1 " + three_decimals(with_idf.at("simhash")[2])})
+    EXPECT_TRUE(test::says(doc, phrase)) << "docs/evaluation.md does not say: " << phrase;
 }
 
 // docs/cli.md's frame-line table, cell by cell, from the commands above
