@@ -258,9 +258,7 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
   }
   CorpusOptions options;
   options.dedup.method = method;
-  options.dedup.threshold = !threshold.is_none()      ? threshold.cast<double>()
-                            : measure == "containment" ? kContainmentThreshold
-                                                       : DedupOptions{}.threshold;
+  options.dedup.threshold = threshold.is_none() ? default_threshold(measure) : threshold.cast<double>();
   options.dedup.measure = measure;
   options.dedup.k = k;
   options.dedup.within_language = !any_language;
@@ -327,9 +325,7 @@ class PyIndex {
     }
     options.measure = measure;
     options.dedup_paragraphs = dedup_paragraphs;
-    options.threshold = !threshold.is_none()      ? threshold.cast<double>()
-                        : measure == "containment" ? kContainmentThreshold
-                                                   : IndexOptions{}.threshold;
+    options.threshold = threshold.is_none() ? default_threshold(measure) : threshold.cast<double>();
     options.simhash_k = simhash_k;
     ProcessorOptions signing;
     signing.sign = true;

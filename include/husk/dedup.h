@@ -116,6 +116,13 @@ struct DedupOptions {
   double mu = 2.0;
 };
 
+// The threshold a measure takes unless the caller names one: Jaccard's
+// DedupOptions::threshold, or kContainmentThreshold for containment. husk
+// dedup, the service, the hook and Python all default through it.
+inline double default_threshold(std::string_view measure) {
+  return measure == "containment" ? kContainmentThreshold : DedupOptions{}.threshold;
+}
+
 struct DedupStats {
   uint64_t candidates = 0;  // pairs compared
   uint64_t pairs = 0;       // pairs verified
@@ -189,6 +196,9 @@ class ParagraphCounts {
 // once more. A paragraph the text repeats goes or stays with its first.
 // Returns how many paragraphs it dropped.
 std::size_t drop_seen_paragraphs(std::string& text, uint32_t repeats, ParagraphCounts& counts);
+// The warning of a record whose text lost `dropped` such paragraphs
+// (husk extract's records and the service's answers alike).
+std::string seen_paragraphs_warning(std::size_t dropped);
 // The distinct paragraph hashes of a text, as drop_seen_paragraphs counts
 // them (to take a text that leaves out of the counts).
 std::vector<uint64_t> paragraph_hashes(std::string_view text);

@@ -136,7 +136,7 @@ int run_dedup(DedupArgs args) {
   if (!main.ok()) return fail("dedup", main.status().message(), 2);
   args.options.cluster = *cluster;
   args.options.main = *main;
-  if (args.options.measure == "containment" && !args.threshold_given) args.options.threshold = kContainmentThreshold;
+  if (!args.threshold_given) args.options.threshold = default_threshold(args.options.measure);
   auto launched = launcher_exchange();
   if (!launched.ok()) return fail("dedup", launched.status().message(), 2);
   Exchange& exchange = **launched;

@@ -235,7 +235,7 @@ int run_extract(ExtractArgs args) {
     if (seen && r.status.ok()) {
       if (std::size_t dropped = seen->filter(r.text); dropped > 0) {
         paragraphs_dropped += dropped;
-        r.warnings.push_back(std::to_string(dropped) + " paragraph(s) seen on earlier pages left out (--dedup-paragraphs)");
+        r.warnings.push_back(seen_paragraphs_warning(dropped));
         written = nullptr;  // formatted again below, without them
       }
     }

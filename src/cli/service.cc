@@ -74,8 +74,7 @@ Result<Stack> open_stack(const StackOptions& o) {
   index_options.simhash = options.stats != nullptr;
   index_options.measure = o.measure;
   index_options.dedup_paragraphs = o.dedup_paragraphs;
-  index_options.threshold = o.threshold.value_or(o.measure == "containment" ? kContainmentThreshold
-                                                                            : IndexOptions{}.threshold);
+  index_options.threshold = o.threshold.value_or(default_threshold(o.measure));
   Result<Processor> processor = Processor::make(options);
   if (!processor.ok()) return processor.status();
   Result<std::unique_ptr<Index>> index = Index::open(index_options);

@@ -49,6 +49,10 @@ std::size_t drop_seen_paragraphs(std::string& text, uint32_t repeats, ParagraphC
   return dropped;
 }
 
+std::string seen_paragraphs_warning(std::size_t dropped) {
+  return std::to_string(dropped) + " paragraph(s) seen on earlier pages left out (--dedup-paragraphs)";
+}
+
 std::vector<uint64_t> paragraph_hashes(std::string_view text) {
   std::vector<uint64_t> out;
   std::unordered_set<uint64_t> seen;

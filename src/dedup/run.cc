@@ -39,7 +39,8 @@ Status read_page_lines(std::string_view lines, std::vector<std::pair<uint64_t, D
     const std::size_t end = lines.find('\n');
     const nlohmann::json j = nlohmann::json::parse(lines.substr(0, end), nullptr, false);
     lines = end == std::string_view::npos ? std::string_view() : lines.substr(end + 1);
-    Result<Signatures> sig = j.is_object() ? signatures_from_json(j["sig"]) : Result<Signatures>(Status(Code::kCorrupt, ""));
+    Result<Signatures> sig = j.is_object() && j.contains("sig") ? signatures_from_json(j.at("sig"))
+                                                                : Result<Signatures>(Status(Code::kCorrupt, "no sig"));
     if (!sig.ok()) return Status(Code::kInternal, "a page sent between ranks did not read back");
     DedupPage page;
     page.id = j.value("id", "");

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/text_util.h"
+#include "husk/dedup.h"
 #include "record/record.h"
 #include "record/signature_json.h"
 
@@ -97,8 +98,7 @@ std::string Service::answer_json(const Posted& posted, bool with_text) {
   std::vector<std::string> warnings = p.warnings;
   if (v != nullptr && v->paragraphs_dropped > 0) {
     if (with_text && v->text) j["text"] = *v->text;
-    warnings.push_back(std::to_string(v->paragraphs_dropped) +
-                       " paragraph(s) seen on earlier pages left out (--dedup-paragraphs)");
+    warnings.push_back(seen_paragraphs_warning(v->paragraphs_dropped));
   }
   // A page with nothing to sign is answered, not indexed: a warning. Any
   // other failure to index is the page's error.

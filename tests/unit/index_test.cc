@@ -22,11 +22,6 @@
 namespace husk {
 namespace {
 
-// The threshold husk dedup takes by default for a measure.
-double default_threshold(const std::string& measure) {
-  return measure == "containment" ? kContainmentThreshold : DedupOptions{}.threshold;
-}
-
 std::unique_ptr<Index> open_index(const test::TempDir& dir, const std::string& name, uint32_t k,
                                   bool simhash = false, const std::string& measure = "jaccard") {
   IndexOptions options;
