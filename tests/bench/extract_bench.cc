@@ -32,6 +32,7 @@
 
 #include "html/prescan.h"
 #include "husk/processor.h"
+#include "normalize/normalize_icu.h"
 
 namespace {
 
@@ -159,6 +160,14 @@ void Normalize(benchmark::State& state) {
   report_text(state);
 }
 
+// The baseline of Normalize: every paragraph through ICU's iterators, the
+// ASCII path left out.
+void NormalizeByIcu(benchmark::State& state) {
+  for (auto _ : state)
+    for (const auto& t : clean_texts()) benchmark::DoNotOptimize(husk::normalize_by_icu(t));
+  report_text(state);
+}
+
 // One signer (or all, "all") over already normalised text.
 void Sign(benchmark::State& state, const std::string& signer) {
   std::vector<husk::NormalizedText> normalized;
@@ -179,6 +188,7 @@ void NormalizeAndSignAll(benchmark::State& state) {
 }
 
 BENCHMARK(Normalize)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(NormalizeByIcu)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(NormalizeAndSignAll)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 BENCHMARK(GumboParseRaw)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);

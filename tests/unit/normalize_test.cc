@@ -4,6 +4,11 @@
 #include <unicode/unistr.h>
 
 #include "husk/normalize.h"
+
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "normalize/normalize_icu.h"
 #include "husk/sign.h"
 #include "unit/test_util.h"
 
@@ -140,6 +145,73 @@ TEST(Normalize, UnicodeVariantsSignTheSame) {
       EXPECT_EQ(s.minhash, base.minhash) << "variant " << kind;
     }
   }
+}
+
+// The ASCII path against its twin, every paragraph through ICU: the same
+// terms and sentences under every option, on generated text that holds
+// every printable ASCII character in the places the segmentation rules
+// care about (abbreviations, initials, decimals, quotes and brackets after
+// a full stop, lower- and upper-case words after one), paragraphs that mix
+// ASCII with other text, and on the article-extraction-benchmark's gold
+// articles.
+TEST(Normalize, AsciiPathGivesIcusTermsAndSentences) {
+  static const char* kPieces[] = {
+      "the", "The", "THE", "news", "a", "I", "x", "J.", "e.g.", "etc.", "Mr.", "U.S.", "U.S.A.", "i.e.", "No.",
+      "3.14", "1,000", "1;2", "10:30", "a:b", "don't", "rock'n'roll", "x.y", "a.B", "B.a", "v2", "2b", "1.a", "'",
+      "\"", "(", ")", "[", "]", "{", "}", ".", "..", "...", "!", "?", "?!", ",", ";", ":", "-", "--", "#", "$", "%",
+      "&", "*", "+", "/", "<", "=", ">", "@", "\\", "^", "`", "|", "~", " ", "  ", "\t", "caf\xC3\xA9", "_", "a_b",
+      "\n", "S u p e r", "o k"};
+  std::mt19937_64 random(29);
+  std::uniform_int_distribution<std::size_t> piece(0, std::size(kPieces) - 1), length(1, 40), joined(0, 3);
+  std::vector<std::string> texts;
+  for (int i = 0; i < 20000; ++i) {
+    std::string text;
+    for (std::size_t n = length(random); n > 0; --n) {
+      text += kPieces[piece(random)];
+      if (joined(random) > 0) text += ' ';  // mostly spaced, sometimes run together
+    }
+    texts.push_back(std::move(text));
+  }
+  for (int c = 0x20; c < 0x7F; ++c)
+    for (const char* around : {"a%cb", "1%c2", "a.%c b", "a. %cb", "A%c B", "x?%c y", "Mr%c Smith. It"}) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof(buffer), around, c);
+      texts.emplace_back(buffer);
+    }
+  if (const std::string aeb = test::dataset("article-extraction-benchmark"); !aeb.empty()) {
+    const auto gold = nlohmann::json::parse(test::read_file(aeb + "/ground-truth.json"));
+    for (const auto& [id, page] : gold.items()) texts.push_back(page.value("articleBody", ""));
+  }
+  std::size_t ascii_paragraphs = 0;
+  for (const std::string& text : texts) {
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = std::min(text.find('\n', start), text.size());
+      bool ascii = end > start;
+      for (std::size_t k = start; k < end; ++k) ascii &= text[k] >= 0x20 && text[k] < 0x7F && text[k] != '_' && text[k] != '@';
+      ascii_paragraphs += ascii;
+      start = end + 1;
+    }
+  }
+  EXPECT_GT(ascii_paragraphs, texts.size() / 2);  // the ASCII path was taken
+  for (NumberPolicy numbers : {NumberPolicy::kKeep, NumberPolicy::kMask, NumberPolicy::kDrop})
+    for (bool join : {true, false}) {
+      NormalizeOptions o;
+      o.numbers = numbers;
+      o.join_spaced_letters = join;
+      std::size_t differ = 0;
+      for (const std::string& text : texts) {
+        const NormalizedText fast = normalize(text, o), icu = normalize_by_icu(text, o);
+        bool same = fast.terms == icu.terms && fast.sentences.size() == icu.sentences.size();
+        for (std::size_t k = 0; same && k < fast.sentences.size(); ++k)
+          same = fast.sentences[k].first_term == icu.sentences[k].first_term &&
+                 fast.sentences[k].end_term == icu.sentences[k].end_term;
+        if (!same && ++differ <= 5)
+          ADD_FAILURE() << "[" << text << "]\n  ascii: " << fast.joined() << " (" << fast.sentences.size()
+                        << " sentences)\n  icu:   " << icu.joined() << " (" << icu.sentences.size() << " sentences)";
+      }
+      EXPECT_EQ(differ, 0u) << describe(o);
+    }
 }
 
 }  // namespace
