@@ -313,7 +313,7 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
 class PyIndex {
  public:
   PyIndex(const py::object& path, const py::object& threshold, uint32_t simhash_k, const py::object& idf,
-          const std::string& measure, uint32_t dedup_paragraphs) {
+          const std::string& measure, uint32_t dedup_paragraphs, uint32_t host_lines, double host_share) {
     IndexOptions options;
     if (path.is_none()) {
       std::mt19937_64 rng(std::random_device{}());
@@ -327,6 +327,7 @@ class PyIndex {
     options.dedup_paragraphs = dedup_paragraphs;
     options.threshold = threshold.is_none() ? default_threshold(measure) : threshold.cast<double>();
     options.simhash_k = simhash_k;
+    options.host_lines = HostLineOptions{host_lines, host_share};
     ProcessorOptions signing;
     signing.sign = true;
     if (!idf.is_none()) {
@@ -335,12 +336,15 @@ class PyIndex {
       signing.stats = std::make_shared<const CollectionStats>(std::move(*stats));
       options.simhash = true;  // simhash finds candidates only with collection statistics
     }
-    Result<std::unique_ptr<Index>> index = Index::open(options);
-    if (!index.ok()) raise(index.status());
-    index_ = std::move(*index);
     Result<Processor> signer = Processor::make(signing);
     if (!signer.ok()) raise(signer.status());
     signer_ = std::make_unique<Processor>(std::move(*signer));
+    // Texts are signed by the index, once their URL host's frame lines
+    // have left them (IndexOptions::host_lines).
+    options.sign_text = [signer = signer_.get()](std::string_view text) { return signer->sign(text); };
+    Result<std::unique_ptr<Index>> index = Index::open(options);
+    if (!index.ok()) raise(index.status());
+    index_ = std::move(*index);
   }
   ~PyIndex() {
     index_.reset();
@@ -448,6 +452,7 @@ class PyIndex {
       d["text"] = verdict.text.value_or("");
       d["paragraphs_dropped"] = verdict.paragraphs_dropped;
     }
+    if (verdict.frame_lines > 0) d["frame_lines"] = verdict.frame_lines;
     return d;
   }
 
@@ -469,11 +474,7 @@ class PyIndex {
     py::gil_scoped_release release;
     std::vector<const PageResult*> pointers;
     for (PageResult& page : pages) {
-      if (!page.signatures) {
-        if (!page.text.empty()) page.language = identify_language(page.text);
-        page.signatures = signer_->sign(page.text);
-      }
-      if (page.signatures->terms == 0) page.signatures.reset();  // nothing to index: the index says so
+      if (!page.signatures && !page.text.empty()) page.language = identify_language(page.text);
       pointers.push_back(&page);
     }
     return index_->add(pointers);
@@ -617,9 +618,11 @@ PYBIND11_MODULE(_husk, m) {
         py::arg("host_lines") = HostLineOptions{}.min_documents, py::arg("host_share") = HostLineOptions{}.share);
 
   py::class_<PyIndex>(m, "DedupIndex")
-      .def(py::init<const py::object&, const py::object&, uint32_t, const py::object&, const std::string&, uint32_t>(),
+      .def(py::init<const py::object&, const py::object&, uint32_t, const py::object&, const std::string&, uint32_t,
+                    uint32_t, double>(),
            py::arg("path") = py::none(), py::arg("threshold") = py::none(), py::arg("simhash_k") = 3,
-           py::arg("idf") = py::none(), py::arg("measure") = "jaccard", py::arg("dedup_paragraphs") = 0)
+           py::arg("idf") = py::none(), py::arg("measure") = "jaccard", py::arg("dedup_paragraphs") = 0,
+           py::arg("host_lines") = HostLineOptions{}.min_documents, py::arg("host_share") = HostLineOptions{}.share)
       .def("add", &PyIndex::add, py::arg("id"), py::arg("text_or_signatures"), py::arg("url") = std::string())
       .def("add_many", &PyIndex::add_many, py::arg("pages"))
       .def("remove", &PyIndex::remove, py::arg("id"))

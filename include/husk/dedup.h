@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <string_view>
@@ -251,6 +252,17 @@ struct HostLineOptions {
   uint32_t min_documents = 10;  // 0: no line is frame (off)
   double share = 0.5;
 };
+
+// The keys one document adds to its host's counts: its host's document
+// key, then one per distinct line; empty without a host.
+std::vector<uint64_t> host_line_keys(std::string_view url, std::string_view text);
+// `text` without its host's frame lines, by the counts `count` gives for
+// the keys host_line_keys makes, into `kept`; returns how many lines went
+// (0 when none went or none would be left: `kept` is then empty). HostLines
+// counts in memory for a run; the index (IndexOptions::host_lines) keeps
+// exact counts in LMDB across runs.
+std::size_t strip_host_lines(std::string_view url, std::string_view text, std::string& kept,
+                             const HostLineOptions& options, const std::function<uint32_t(uint64_t)>& count);
 
 class HostLines {
  public:

@@ -21,6 +21,10 @@
 //   paragraphs  paragraph hash -> how many stored texts hold it, and
 //   counted     page ids whose paragraphs are counted there (both filled
 //               only with dedup_paragraphs on)
+//   host_lines  host line key -> how many stored pages hold it (a host's
+//               document key: how many pages it has), and
+//   framed      page id -> the keys its text was counted for (both filled
+//               only for pages given as text, with host_lines on)
 //   meta        counters and the index's settings
 //
 // The decision is husk dedup's, made one page at a time (dedup/search.h,
@@ -50,6 +54,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -117,6 +122,20 @@ struct IndexOptions {
   // uncounted) and are kept only while this is on; the signatures are the
   // whole text's.
   uint32_t dedup_paragraphs = 0;
+  // Frame lines, husk dedup's --host-lines and --host-share (HostLines): a
+  // page given as text without signatures is signed here with `sign_text`
+  // once the lines that recur in its URL host's pages have left it. The
+  // index keeps the counts (per host: its pages and each line's pages,
+  // exact, in the tables host_lines and framed, in the writer's
+  // transaction; a page that leaves or is replaced is uncounted), so a
+  // line becomes frame once the pages indexed so far hold it often enough
+  // (pages indexed before that keep their signatures). Pages given with
+  // their signatures (husk serve's and husk hook's, which husk extracted
+  // from HTML, leaving the frame out) are taken as they are, as husk dedup
+  // takes the records it does not sign. min_documents 0: off. Without
+  // `sign_text`, a page without signatures is refused.
+  HostLineOptions host_lines;
+  std::function<Signatures(std::string_view text)> sign_text;
 };
 
 constexpr uint32_t kMaxIndexSimhashK = 8;
@@ -144,6 +163,9 @@ struct Verdict {
   // the page's text: the text stored and answered, and how many left.
   std::optional<std::string> text;
   std::size_t paragraphs_dropped = 0;
+  // With IndexOptions::host_lines, the frame lines that left a page given
+  // as text before it was signed.
+  std::size_t frame_lines = 0;
 };
 
 // {"duplicate_of": {"id", "url", "measure", "score"[, "contained"]} or

@@ -96,10 +96,15 @@ class DedupIndex:
     says which text lies inside the other ("page" or "match"). An index keeps the measure and
     threshold it was created with. dedup_paragraphs=N leaves out of each page's stored text the
     paragraphs N pages indexed before it held (husk serve --dedup-paragraphs); add() then also
-    returns the "text" kept and "paragraphs_dropped" when any left.
+    returns the "text" kept and "paragraphs_dropped" when any left. A page given as text with a
+    url is signed without the lines that recur in at least host_lines of the stored pages of its
+    URL's host, and in at least host_share of them, itself counted (husk dedup --host-lines
+    --host-share; the counts persist in the index); add() then also returns "frame_lines", how
+    many left. host_lines=0 turns it off; signatures given as a "sig" dict are taken as they are.
     """
     def __init__(self, path: Optional[str] = None, threshold: Optional[float] = None, simhash_k: int = 3,
-                 idf: Optional[str] = None, measure: str = "jaccard", dedup_paragraphs: int = 0) -> None: ...
+                 idf: Optional[str] = None, measure: str = "jaccard", dedup_paragraphs: int = 0,
+                 host_lines: int = 10, host_share: float = 0.5) -> None: ...
     def add(self, id: str, text_or_signatures: Union[str, dict], url: str = "") -> dict:
         """Indexes a page by its clean text or its signatures (a "sig" dict from husk.sign / husk sign).
 

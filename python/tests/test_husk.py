@@ -373,6 +373,31 @@ def test_dedup_index_leaves_out_paragraphs_seen_before():
     assert index.get("b")["text"] == verdict["text"] and index.get("a")["text"] == first
 
 
+def test_dedup_index_leaves_a_hosts_frame_lines_out_as_husk_dedup_does(tmp_path):
+    # Twelve shop pages: eight lines of one template around short,
+    # different items. While the template is new the pages near-duplicate
+    # each other; from the tenth page on (host_lines=10) its lines leave
+    # them before signing, and the counts persist across a reopen. The
+    # batch run over all twelve texts (husk.dedup, the same rule with every
+    # page counted first) puts none of them together.
+    frame = [f"Shop menu line {i}: " + " ".join(f"frame{i}x{w}" for w in range(6)) for i in range(8)]
+    pages = [{"id": f"item{k}", "url": f"https://shop.example/item/{k}",
+              "text": "\n".join(frame + ["Item " + " ".join(f"thing{k}x{w}" for w in range(10))])} for k in range(12)]
+    path = str(tmp_path / "shop")
+    index = husk.DedupIndex(path)
+    verdicts = [index.add(p["id"], p["text"], p["url"]) for p in pages[:10]]
+    assert [v.get("frame_lines", 0) for v in verdicts] == [0] * 9 + [8]
+    assert all(v["duplicate_of"] for v in verdicts[1:9]) and verdicts[9]["duplicate_of"] is None
+    del index
+    index = husk.DedupIndex(path)
+    later = index.add_many(pages[10:])
+    assert [v["frame_lines"] for v in later] == [8, 8] and all(v["duplicate_of"] is None for v in later)
+    assert index.get("item11")["text"] == pages[11]["text"]  # the record keeps the whole text
+    off = husk.DedupIndex(host_lines=0)
+    assert all(v["duplicate_of"] for v in [off.add(p["id"], p["text"], p["url"]) for p in pages][1:])
+    assert all(c["size"] == 1 for c in husk.dedup(pages))
+
+
 def test_the_hostile_inputs_of_the_cli_come_back_as_page_errors(tmp_path):
     import gzip
     import random

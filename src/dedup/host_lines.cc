@@ -49,7 +49,7 @@ std::vector<uint32_t>& HostLines::counters() {
   return counters_;
 }
 
-std::vector<uint64_t> HostLines::keys(std::string_view url, std::string_view text) const {
+std::vector<uint64_t> host_line_keys(std::string_view url, std::string_view text) {
   std::vector<uint64_t> out;
   const std::string host = url_host(url);
   if (host.empty()) return out;
@@ -60,6 +60,35 @@ std::vector<uint64_t> HostLines::keys(std::string_view url, std::string_view tex
   std::sort(out.begin() + 1, out.end());
   out.erase(std::unique(out.begin() + 1, out.end()), out.end());
   return out;
+}
+
+std::size_t strip_host_lines(std::string_view url, std::string_view text, std::string& kept,
+                             const HostLineOptions& options, const std::function<uint32_t(uint64_t)>& count) {
+  kept.clear();
+  const std::string host = url_host(url);
+  if (host.empty()) return 0;
+  const uint64_t seed = host_seed(host);
+  const double documents = count(document_key(seed));
+  const double threshold = std::max<double>(options.min_documents, std::ceil(options.share * documents));
+  std::size_t dropped = 0;
+  for_each_line(text, [&](std::string_view line) {
+    if (count(line_key(seed, line)) >= threshold) {
+      ++dropped;
+      return;
+    }
+    if (!kept.empty()) kept += '\n';
+    kept.append(line);
+  });
+  // A text all of whose lines are its host's (a page that is all frame, or
+  // a story the host repeats in most of its pages) is kept whole: there is
+  // nothing else to compare it by.
+  if (dropped > 0 && !kept.empty()) return dropped;
+  kept.clear();
+  return 0;
+}
+
+std::vector<uint64_t> HostLines::keys(std::string_view url, std::string_view text) const {
+  return host_line_keys(url, text);
 }
 
 void HostLines::count(const std::vector<uint64_t>& keys) {
@@ -87,27 +116,7 @@ uint32_t HostLines::estimate(uint64_t key) const {
 
 std::size_t HostLines::strip(std::string_view url, std::string_view text, std::string& kept,
                              const HostLineOptions& options) const {
-  kept.clear();
-  const std::string host = url_host(url);
-  if (host.empty()) return 0;
-  const uint64_t seed = host_seed(host);
-  const double documents = estimate(document_key(seed));
-  const double threshold = std::max<double>(options.min_documents, std::ceil(options.share * documents));
-  std::size_t dropped = 0;
-  for_each_line(text, [&](std::string_view line) {
-    if (estimate(line_key(seed, line)) >= threshold) {
-      ++dropped;
-      return;
-    }
-    if (!kept.empty()) kept += '\n';
-    kept.append(line);
-  });
-  // A text all of whose lines are its host's (a page that is all frame, or
-  // a story the host repeats in most of its pages) is kept whole: there is
-  // nothing else to compare it by.
-  if (dropped > 0 && !kept.empty()) return dropped;
-  kept.clear();
-  return 0;
+  return strip_host_lines(url, text, kept, options, [this](uint64_t key) { return estimate(key); });
 }
 
 }  // namespace husk

@@ -296,10 +296,11 @@ bool decode_stored(std::string_view in, Stored& out) {
 
 }  // namespace
 
-// The index's paragraph counts (husk/dedup.h, ParagraphCounts): hash (8
-// bytes, big-endian) -> count (4 bytes), in the writer's transaction.
-struct LmdbParagraphCounts : ParagraphCounts {
-  LmdbParagraphCounts(Txn& txn, MDB_dbi dbi) : txn(txn), dbi(dbi) {}
+// A table of counts, in the writer's transaction: 64-bit key (8 bytes,
+// big-endian) -> count (4 bytes). The index's paragraph counts
+// (husk/dedup.h, ParagraphCounts) and its host line counts.
+struct LmdbCounts : ParagraphCounts {
+  LmdbCounts(Txn& txn, MDB_dbi dbi) : txn(txn), dbi(dbi) {}
   static std::string key(uint64_t hash) {
     std::string k;
     put_be(k, hash, 8);
@@ -330,6 +331,7 @@ struct Index::Impl {
   MDB_env* env = nullptr;
   MDB_dbi docs = 0, minhash = 0, bands = 0, simhash = 0, clusters = 0, members = 0, cluster_of = 0, meta = 0;
   MDB_dbi paragraphs = 0, counted = 0;
+  MDB_dbi host_line_counts = 0, framed = 0;
   uint32_t band_count = 0, band_rows = 0;
   SimhashTables tables;
 
@@ -594,10 +596,16 @@ struct Index::Impl {
     if (j.is_object() && j.contains("duplicate_of") && j["duplicate_of"].is_object()) add_counter(txn, "duplicates", -1);
     if (txn.get(counted, id)) {
       // The paragraphs its stored text was counted for.
-      LmdbParagraphCounts counts{txn, paragraphs};
+      LmdbCounts counts{txn, paragraphs};
       if (j.is_object() && j.contains("text") && j["text"].is_string())
         for (uint64_t hash : paragraph_hashes(j["text"].get<std::string>())) counts.count_one_less(hash);
       txn.del(counted, id);
+    }
+    if (auto keys = txn.get(framed, id)) {
+      // The host line keys its text was counted for.
+      LmdbCounts counts{txn, host_line_counts};
+      for (uint64_t key : decode_keys(*keys)) counts.count_one_less(key);
+      txn.del(framed, id);
     }
     txn.del(minhash, id);
     if (auto cluster = txn.get(cluster_of, id)) {
@@ -724,8 +732,50 @@ struct Index::Impl {
     }
   }
 
-  Verdict index(Txn& txn, const PageResult& page) {
+  static std::string encode_keys(const std::vector<uint64_t>& keys) {
+    std::string out;
+    for (uint64_t key : keys) put_be(out, key, 8);
+    return out;
+  }
+  static std::vector<uint64_t> decode_keys(std::string_view bytes) {
+    std::vector<uint64_t> out;
+    for (std::size_t at = 0; at + 8 <= bytes.size(); at += 8) out.push_back(get_be(bytes, at, 8));
+    return out;
+  }
+
+  // A page given as text, signed here (IndexOptions::sign_text) once its
+  // frame lines have left it: counted by the pages stored so far with this
+  // one among them (and its earlier version, when its id is posted again,
+  // not). `keys` are what index() then counts for it.
+  PageResult signed_text_page(Txn& txn, const PageResult& page, std::vector<uint64_t>& keys, std::size_t& dropped) {
+    PageResult out = page;
+    keys.clear();
+    dropped = 0;
+    std::string kept;
+    if (options.host_lines.min_documents > 0) keys = host_line_keys(page.url, page.text);
+    if (!keys.empty()) {
+      std::vector<uint64_t> before;
+      if (auto raw = txn.get(framed, page.id)) before = decode_keys(*raw);
+      std::sort(before.begin(), before.end());
+      LmdbCounts counts{txn, host_line_counts};
+      // Every key strip_host_lines asks for is one of this page's own.
+      dropped = strip_host_lines(page.url, page.text, kept, options.host_lines, [&](uint64_t key) {
+        return counts.texts_holding(key) + 1 - (std::binary_search(before.begin(), before.end(), key) ? 1 : 0);
+      });
+    }
+    out.signatures = options.sign_text(dropped > 0 ? std::string_view(kept) : std::string_view(page.text));
+    if (out.signatures->terms == 0) out.signatures.reset();  // nothing to index: indexable() says so
+    return out;
+  }
+
+  Verdict index(Txn& txn, const PageResult& page, const std::vector<uint64_t>& frame_keys = {},
+                std::size_t frame_lines = 0) {
     unindex(txn, page.id);
+    if (!frame_keys.empty()) {
+      LmdbCounts counts{txn, host_line_counts};
+      for (uint64_t key : frame_keys) counts.count_one_more(key);
+      txn.put(framed, page.id, encode_keys(frame_keys));
+    }
     const Signatures& sig = *page.signatures;
     const std::string language = primary_language(page.language.code);
     const std::vector<Candidate> found = candidates(txn, sig, language);
@@ -743,6 +793,7 @@ struct Index::Impl {
     Verdict verdict;
     verdict.cluster = cluster;
     verdict.duplicate_of = earliest_of(txn, found, page.id);
+    verdict.frame_lines = frame_lines;
     if (joined.empty()) {
       txn.put(clusters, cluster, page.id + "\n" + page.url);
       add_counter(txn, "clusters", 1);
@@ -752,7 +803,7 @@ struct Index::Impl {
     nlohmann::ordered_json record = page_record(page);
     if (options.dedup_paragraphs > 0 && record.contains("text") && record["text"].is_string()) {
       std::string text = record["text"].get<std::string>();
-      LmdbParagraphCounts counts{txn, paragraphs};
+      LmdbCounts counts{txn, paragraphs};
       verdict.paragraphs_dropped = drop_seen_paragraphs(text, options.dedup_paragraphs, counts);
       txn.put(counted, page.id, "");
       if (verdict.paragraphs_dropped > 0) {
@@ -920,16 +971,24 @@ struct Index::Impl {
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       if (auto* pages = std::get_if<std::vector<const PageResult*>>(&jobs[j]->work)) {
         for (const PageResult* page : *pages) {
+          std::optional<PageResult> text_page;  // given as text: signed here
+          std::vector<uint64_t> keys;
+          std::size_t frame_lines = 0;
+          if (!page->signatures && page->status.ok() && !page->text.empty() && options.sign_text) {
+            text_page = signed_text_page(txn, *page, keys, frame_lines);
+            page = &*text_page;
+          }
           Status why = indexable(*page);
           if (why.ok() && full) why = full_error(options.map_size);
           if (!why.ok()) {
             added[j].push_back(why);
           } else if (!each_alone) {
-            added[j].push_back(index(txn, *page));
+            added[j].push_back(index(txn, *page, keys, frame_lines));
           } else {
             Verdict verdict;
-            added[j].push_back(alone([&](Txn& t) { verdict = index(t, *page); }) ? Result<Verdict>(verdict)
-                                                                                : full_error(options.map_size));
+            added[j].push_back(alone([&](Txn& t) { verdict = index(t, *page, keys, frame_lines); })
+                                   ? Result<Verdict>(verdict)
+                                   : full_error(options.map_size));
           }
         }
       } else if (!each_alone) {
@@ -1080,7 +1139,8 @@ Result<std::unique_ptr<Index>> Index::open(const IndexOptions& options) {
                          Named{"bands", &impl->bands, MDB_DUPSORT}, Named{"simhash", &impl->simhash, MDB_DUPSORT},
                          Named{"clusters", &impl->clusters, 0}, Named{"members", &impl->members, MDB_DUPSORT},
                          Named{"cluster_of", &impl->cluster_of, 0}, Named{"meta", &impl->meta, 0},
-                         Named{"paragraphs", &impl->paragraphs, 0}, Named{"counted", &impl->counted, 0}}) {
+                         Named{"paragraphs", &impl->paragraphs, 0}, Named{"counted", &impl->counted, 0},
+                         Named{"host_lines", &impl->host_line_counts, 0}, Named{"framed", &impl->framed, 0}}) {
     rc = mdb_dbi_open(txn, n.name, MDB_CREATE | n.flags, n.dbi);
     if (rc != 0) {
       mdb_txn_abort(txn);

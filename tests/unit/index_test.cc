@@ -606,6 +606,105 @@ TEST(Index, ParagraphsSeenOnEarlierPagesLeaveTheStoredText) {
   EXPECT_TRUE((*index)->verify().empty());
 }
 
+// Frame lines in the index (IndexOptions::host_lines): a page given as
+// text loses the lines that the pages of its host stored at that moment
+// (itself among them) hold often enough. Against a brute-force twin that
+// counts the stored texts' lines itself, over random adds, re-posts and
+// removals on two hosts, across a reopen; then the point of it: pages of
+// one template around different items stop being near-duplicates once the
+// index has seen the template on enough of them.
+TEST(Index, FrameLinesLeavePagesGivenAsTextByTheCountsOfTheStoredPages) {
+  test::TempDir dir;
+  Result<Processor> processor = signing_processor();
+  ASSERT_TRUE(processor.ok());
+  const HostLineOptions rule{3, 0.5};
+  auto open = [&](const std::string& name, const HostLineOptions& lines) {
+    IndexOptions options;
+    options.dir = dir.file(name);
+    options.host_lines = lines;
+    options.sign_text = [&](std::string_view text) { return processor->sign(text); };
+    auto index = Index::open(options);
+    EXPECT_TRUE(index.ok()) << index.status().to_string();
+    return index.ok() ? std::move(*index) : nullptr;
+  };
+  std::vector<std::string> pool;  // lines pages share, some more often than others
+  for (int i = 0; i < 12; ++i) pool.push_back("Shared line " + words(i * 6, i * 6 + 6, "frame"));
+  struct Stored {
+    std::string host;
+    std::set<std::string> lines;
+  };
+  std::map<std::string, Stored> twin;
+  auto expected_dropped = [&](const std::string& id, const std::string& host, const std::vector<std::string>& lines) {
+    auto holding = [&](const std::function<bool(const Stored&)>& holds) {
+      uint32_t n = 1;  // the page itself
+      for (const auto& [other, s] : twin) n += other != id && s.host == host && holds(s);
+      return n;
+    };
+    const double documents = holding([](const Stored&) { return true; });
+    const double threshold = std::max<double>(rule.min_documents, std::ceil(rule.share * documents));
+    std::size_t dropped = 0;
+    for (const std::string& line : lines)
+      dropped += holding([&](const Stored& s) { return s.lines.count(line) > 0; }) >= threshold;
+    return dropped == lines.size() ? 0 : dropped;
+  };
+  std::mt19937_64 random(31);
+  std::unique_ptr<Index> index = open("db", rule);
+  ASSERT_TRUE(index);
+  std::size_t stripped_pages = 0;
+  for (int step = 0; step < 240; ++step) {
+    if (step == 120) {  // the counts outlive the process
+      index.reset();
+      index = open("db", rule);
+      ASSERT_TRUE(index);
+    }
+    const std::string id = "p" + std::to_string(random() % 40);
+    if (random() % 5 == 0) {
+      ASSERT_EQ(*index->remove(id), twin.erase(id) > 0);
+      continue;
+    }
+    const std::string host = random() % 3 == 0 ? "b.example" : "a.example";
+    std::vector<std::string> lines;
+    for (std::size_t i = 0; i < pool.size(); ++i)
+      if (random() % (i + 2) < 2) lines.push_back(pool[i]);
+    lines.push_back("Item " + words(step * 20, step * 20 + 15, "item"));
+    std::string text;
+    for (const std::string& line : lines) text += line + "\n";
+    PageResult page;
+    page.id = id;
+    page.url = "https://" + host + "/" + id;
+    page.text = text;
+    const std::size_t want = expected_dropped(id, host, lines);
+    Result<Verdict> verdict = index->add({&page}).at(0);
+    ASSERT_TRUE(verdict.ok()) << verdict.status().to_string();
+    EXPECT_EQ(verdict->frame_lines, want) << "step " << step << ", page " << id;
+    stripped_pages += want > 0;
+    twin[id] = Stored{host, std::set<std::string>(lines.begin(), lines.end())};
+  }
+  EXPECT_GT(stripped_pages, 60u);
+  EXPECT_TRUE(index->verify().empty());
+
+  // One template around short, different items: near-duplicates of each
+  // other while the template is new, apart once ten pages (the default)
+  // have shown it; the same pages with host lines off stay near-duplicates.
+  for (const bool on : {true, false}) {
+    std::unique_ptr<Index> shop = open(on ? "shop" : "shop-off", on ? HostLineOptions{} : HostLineOptions{0, 0.5});
+    ASSERT_TRUE(shop);
+    std::vector<bool> duplicate;
+    for (int k = 0; k < 14; ++k) {
+      PageResult page;
+      page.id = "item" + std::to_string(k);
+      page.url = "https://shop.example/item/" + std::to_string(k);
+      for (int i = 0; i < 8; ++i) page.text += pool[static_cast<std::size_t>(i)] + "\n";
+      page.text += "Item " + words(k * 10, k * 10 + 10, "thing");
+      Result<Verdict> verdict = shop->add({&page}).at(0);
+      ASSERT_TRUE(verdict.ok());
+      duplicate.push_back(verdict->duplicate_of.has_value());
+      EXPECT_EQ(verdict->frame_lines, on && k >= 9 ? 8u : 0u) << k;
+    }
+    for (int k = 1; k < 14; ++k) EXPECT_EQ(duplicate[static_cast<std::size_t>(k)], !on || k < 9) << k;
+  }
+}
+
 // When a page leaves its cluster, the rest are clustered again as husk
 // dedup would cluster them: the earliest page left is the main page, each
 // other page's stored record names its earliest near-duplicate with the
