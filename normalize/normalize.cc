@@ -163,23 +163,66 @@ bool has_letter(const icu::UnicodeString& s, int32_t begin, int32_t end) {
 }
 
 // ---- The ASCII path ----
-// A paragraph of printable ASCII is segmented without ICU, by the rules of
-// UAX #29 that ICU's root sentence and word iterators apply, restricted to
-// the ASCII classes: the same breaks, terms and sentences, measured against
-// ICU by Normalize.AsciiPathGivesIcusTermsAndSentences. On a million
-// generated English-like texts ICU's iterators took a fifth of husk
-// dedup's CPU time (perf).
+// A paragraph of printable ASCII (with the typographic quotes, dashes,
+// ellipsis and no-break space of English text) is segmented without ICU,
+// by the rules of UAX #29 that ICU's root sentence and word iterators
+// apply, restricted to those characters' classes: the same breaks, terms
+// and sentences, held to ICU by Normalize.AsciiPathGivesIcusTermsAndSentences.
+// On a million generated English-like texts ICU's iterators took a fifth
+// of husk dedup's CPU time (perf).
 
-// A paragraph the ASCII path takes: printable ASCII only. '_' and '@' are
-// left to ICU: its rules make them parts of words with statuses that follow
-// no simple rule ("__" and "@" are letter words, "_" none, "1@2" a number).
-bool ascii_path_applies(std::string_view p) {
-  for (char c : p)
-    if (c < 0x20 || c > 0x7E || c == '_' || c == '@') return false;
+// The typographic characters the path takes, each standing for one byte
+// of the path's own form (below 0x20, which the form has no other use for).
+struct Typographic {
+  char form;
+  std::string_view utf8;
+};
+constexpr Typographic kTypographic[] = {
+    {'\x01', "\xE2\x80\x99"},  // ’ U+2019: MidNumLet, Close
+    {'\x02', "\xE2\x80\x98"},  // ‘ U+2018: MidNumLet, Close
+    {'\x03', "\xE2\x80\x9C"},  // “ U+201C: Close
+    {'\x04', "\xE2\x80\x9D"},  // ” U+201D: Close
+    {'\x05', "\xE2\x80\x93"},  // – U+2013: SContinue
+    {'\x06', "\xE2\x80\x94"},  // — U+2014: SContinue
+};
+
+// The paragraph in the path's form, or false when it holds anything the
+// path does not take. NFKC, which the ICU path applies first, makes the
+// no-break space a space and the ellipsis three full stops. '_' and '@'
+// are left to ICU: its rules make them parts of words with statuses that
+// follow no simple rule ("__" and "@" are letter words, "_" none, "1@2" a
+// number).
+bool ascii_form(std::string_view p, std::string& out) {
+  out.clear();
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    if (c >= 0x20 && c <= 0x7E) {
+      if (c == '_' || c == '@') return false;
+      out.push_back(c);
+      continue;
+    }
+    const std::string_view rest = p.substr(i);
+    if (rest.substr(0, 2) == "\xC2\xA0") {
+      out.push_back(' ');
+      i += 1;
+      continue;
+    }
+    if (rest.substr(0, 3) == "\xE2\x80\xA6") {
+      out += "...";
+      i += 2;
+      continue;
+    }
+    const Typographic* t = nullptr;
+    for (const Typographic& k : kTypographic)
+      if (rest.substr(0, 3) == k.utf8) t = &k;
+    if (t == nullptr) return false;
+    out.push_back(t->form);
+    i += 2;
+  }
   return true;
 }
 
-// Sentence_Break values of printable ASCII (UAX #29,
+// Sentence_Break values of the path's characters (UAX #29,
 // SentenceBreakProperty.txt); ';' is Other there.
 enum class Sb : uint8_t { kOther, kSp, kLower, kUpper, kNumeric, kATerm, kSTerm, kClose, kSContinue };
 
@@ -192,7 +235,8 @@ Sb sentence_class(char c) {
     case '.': return Sb::kATerm;
     case '!': case '?': return Sb::kSTerm;
     case '"': case '\'': case '(': case ')': case '[': case ']': case '{': case '}': return Sb::kClose;
-    case ',': case '-': case ':': return Sb::kSContinue;
+    case '\x01': case '\x02': case '\x03': case '\x04': return Sb::kClose;
+    case ',': case '-': case ':': case '\x05': case '\x06': return Sb::kSContinue;
     default: return Sb::kOther;
   }
 }
@@ -261,12 +305,12 @@ bool ascii_letter(char c) { return c >= 'a' && c <= 'z'; }
 bool ascii_alnum(char c) { return ascii_letter(c) || (c >= '0' && c <= '9'); }
 
 // Whether the character between two word characters joins them into one
-// word (lower-cased text): '.' and '\'' between two letters or two digits
+// word (lower-cased text): '.', '\'', ’ and ‘ between two letters or two digits
 // (WB6, WB7, WB11, WB12), ',' and ';' between two digits (WB11, WB12).
 // ICU's root rules leave ':' out of MidLetter.
 bool joins(char mid, char left, char right) {
   const bool l = ascii_letter(left), r = ascii_letter(right);
-  if (mid == '.' || mid == '\'') return l == r;
+  if (mid == '.' || mid == '\'' || mid == '\x01' || mid == '\x02') return l == r;
   if (mid == ',' || mid == ';') return !l && !r;
   return false;
 }
@@ -349,13 +393,13 @@ class Normalizer {
  private:
   // A paragraph always ends a sentence.
   void paragraph(std::string_view p) {
-    if (ascii_path_ && ascii_path_applies(p)) {
-      ascii_breaks_.clear();
-      ascii_sentence_breaks(p, ascii_breaks_);
+    if (ascii_path_ && ascii_form(p, form_)) {
+      const std::string_view f = form_;
+      ascii_sentence_breaks(f, ascii_breaks_);
       std::size_t begin = 0;
       for (std::size_t end : ascii_breaks_) {
-        if (end < p.size() && !ascii_ends_sentence(p, begin, end)) continue;
-        ascii_sentence(p.substr(begin, end - begin));
+        if (end < f.size() && !ascii_ends_sentence(f, begin, end)) continue;
+        ascii_sentence(f.substr(begin, end - begin));
         begin = end;
       }
       return;
@@ -459,7 +503,12 @@ class Normalizer {
       if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kMask)
         term.text = "#";
       else
-        term.text.assign(t.substr(begin, i - begin));
+        for (char c : t.substr(begin, i - begin)) {
+          if (c == '\x01' || c == '\x02')
+            term.text += kTypographic[c - 1].utf8;
+          else
+            term.text.push_back(c);
+        }
       term.single_letter = kind == Kind::kLetter && i - begin == 1;
       raw_.push_back(std::move(term));
       any = true;
@@ -471,7 +520,7 @@ class Normalizer {
   IcuTools& t_;
   const bool ascii_path_;
   std::vector<std::size_t> ascii_breaks_;
-  std::string lower_;
+  std::string form_, lower_;
   std::vector<RawTerm> raw_;
   uint32_t sentence_index_ = 0;
 };
