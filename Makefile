@@ -28,7 +28,7 @@ APT_PACKAGES = g++ cmake make pkg-config ca-certificates \
   python3-venv python3-build python3-scrapy python3-tqdm \
   python3.11-doc postgresql-doc-15 git-doc apache2-doc wget time curl lmdb-utils chromium
 
-.PHONY: all deps build demo test docs-check bench bench-prev bench-scale load fuzz sanitize clean python
+.PHONY: all deps build demo test docs-check bench bench-prev bench-peers bench-scale load fuzz sanitize clean python
 
 all: build
 
@@ -89,6 +89,21 @@ bench: build
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 tests/bench/python_bench.py $(BUILD)/husk \
 	  $(DATASETS)/article-extraction-benchmark/html
 	@if [ -n "$(PREV)" ]; then $(MAKE) --no-print-directory bench-prev; fi
+
+# husk beside boilerpipe 1.2, the fastest peer (Debian's libboilerpipe-java,
+# installed here with a JDK: run by its users in a JVM that stays up, so
+# its best of five passes counts, by CPU time), on the same pages in the
+# same run: husk extract -j1 as users run it (whole process, user and
+# system CPU time) and husk in-process (husk_bench).
+BOILERPIPE_CP = /usr/share/java/boilerpipe.jar:/usr/share/java/nekohtml.jar:/usr/share/java/xercesImpl.jar
+bench-peers: build
+	@dpkg -s default-jdk-headless libboilerpipe-java >/dev/null 2>&1 || { apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends default-jdk-headless libboilerpipe-java; }
+	for set in $(BENCH_SETS); do \
+	  java -cp $(BOILERPIPE_CP) tests/bench/BoilerpipeBench.java $$set 5 || exit 1; \
+	  /usr/bin/time -f "husk extract -j1: %U s user + %S s system CPU" $(BUILD)/husk extract -j1 $$set -o /dev/null || exit 1; \
+	  $(BUILD)/tests/bench/husk_bench --corpus $$set --benchmark_filter='Extract/auto/jobs:1/' || exit 1; \
+	done
 
 bench-prev: build
 	@test -n "$(PREV)" || { echo "bench-prev: name the previous build: PREV=REV"; exit 2; }
