@@ -1408,6 +1408,14 @@ std::vector<std::string> Index::verify(bool exhaustive) const {
       problems.push_back("cluster " + std::string(key) + ": its main page is not a member");
     return true;
   });
+  // Counts are kept only for stored pages: counts left by a page that is
+  // gone would take its paragraphs and lines out of other pages' texts.
+  for (const auto& [table, what] : {std::pair{I.counted, "paragraph"}, std::pair{I.framed, "host line"}})
+    txn.each(table, "", [&](std::string_view id, std::string_view) {
+      if (!txn.get(I.docs, id))
+        problems.push_back(std::string(id) + ": " + what + " counts are kept for a page that is not stored");
+      return true;
+    });
   if (clusters != I.counter(txn, "clusters"))
     problems.push_back("cluster counter " + std::to_string(I.counter(txn, "clusters")) + " but " +
                        std::to_string(clusters) + " clusters");

@@ -682,6 +682,16 @@ TEST(Index, FrameLinesLeavePagesGivenAsTextByTheCountsOfTheStoredPages) {
   }
   EXPECT_GT(stripped_pages, 60u);
   EXPECT_TRUE(index->verify().empty());
+  // Counts left for a page that is not stored are reported.
+  index.reset();
+  ASSERT_TRUE(damage_table(dir.file("db"), "framed", 0, [](MDB_txn* txn, MDB_dbi dbi, MDB_cursor*) {
+    std::string id = "ghost", keys(8, '\1');
+    MDB_val k{id.size(), id.data()}, v{keys.size(), keys.data()};
+    return mdb_put(txn, dbi, &k, &v, 0) == 0;
+  }));
+  index = open("db", rule);
+  ASSERT_TRUE(index);
+  EXPECT_EQ(index->verify(), std::vector<std::string>{"ghost: host line counts are kept for a page that is not stored"});
 
   // One template around short, different items: near-duplicates of each
   // other while the template is new, apart once ten pages (the default)
