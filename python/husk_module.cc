@@ -417,14 +417,18 @@ class PyIndex {
     return to_python(nlohmann::ordered_json::parse(**record));
   }
 
-  // The indexed pages that near-duplicate a text (or signatures), best first.
-  py::list query(const py::object& text_or_signatures) const {
+  // The indexed pages that near-duplicate a text (or signatures), best
+  // first; a text with a URL is signed as add() would sign it, without its
+  // host's frame lines.
+  py::list query(const py::object& text_or_signatures, const std::string& url) const {
     std::optional<Signatures> given = signatures_of(text_or_signatures);
     std::string text = given ? std::string() : text_or_signatures.cast<std::string>();
     std::vector<Match> matches;
     {
       py::gil_scoped_release release;
-      matches = given ? index_->similar(*given) : index_->similar(signer_->sign(text), identify_language(text).code);
+      matches = given ? index_->similar(*given)
+                      : index_->similar(signer_->sign(index_->without_frame_lines(url, text)),
+                                        identify_language(text).code);
     }
     py::list out;
     for (const Match& m : matches) {
@@ -627,7 +631,7 @@ PYBIND11_MODULE(_husk, m) {
       .def("add_many", &PyIndex::add_many, py::arg("pages"))
       .def("remove", &PyIndex::remove, py::arg("id"))
       .def("get", &PyIndex::get, py::arg("id"))
-      .def("query", &PyIndex::query, py::arg("text_or_signatures"))
+      .def("query", &PyIndex::query, py::arg("text_or_signatures"), py::arg("url") = std::string())
       .def("__len__", &PyIndex::size);
 
   py::class_<PageReader>(m, "PageReader")

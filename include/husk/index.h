@@ -205,6 +205,10 @@ class Index {
   // `language`, "" when unknown), by the index's decision; the best first
   // (highest similarity, then id).
   std::vector<Match> similar(const Signatures& signatures, const std::string& language = "") const;
+  // A text as the index would sign it were it added under `url`: without
+  // its host's frame lines (IndexOptions::host_lines), by the pages stored
+  // now with this text among them; the text as it is when no line leaves.
+  std::string without_frame_lines(std::string_view url, std::string_view text) const;
 
   IndexStats stats() const;
   // The options the index was opened with (its decision rule among them).

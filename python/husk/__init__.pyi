@@ -119,9 +119,10 @@ class DedupIndex:
         """Removes a page from every table (its cluster keeps its other pages); False when it was not there."""
     def get(self, id: str) -> Optional[dict]:
         """The stored record of a page (what husk serve's GET /v1/pages/ID returns), or None."""
-    def query(self, text_or_signatures: Union[str, dict]) -> List[dict]:
+    def query(self, text_or_signatures: Union[str, dict], url: str = "") -> List[dict]:
         """Indexed pages that near-duplicate a text or signatures, best first:
-        [{"id", "url", "measure", "score"}], with "contained" under the containment measure."""
+        [{"id", "url", "measure", "score"}], with "contained" under the containment measure.
+        A text with a url is signed as add() would sign it, without its host's frame lines."""
     def __len__(self) -> int: ...
 
 class PageReader:

@@ -393,6 +393,12 @@ def test_dedup_index_leaves_a_hosts_frame_lines_out_as_husk_dedup_does(tmp_path)
     later = index.add_many(pages[10:])
     assert [v["frame_lines"] for v in later] == [8, 8] and all(v["duplicate_of"] is None for v in later)
     assert index.get("item11")["text"] == pages[11]["text"]  # the record keeps the whole text
+    # A query with the URL is signed as an add would be: the template's
+    # lines out, so another item of the shop matches nothing; without it,
+    # the template alone makes it resemble the first nine pages.
+    other = "\n".join(frame + ["Item " + " ".join(f"other{w}" for w in range(10))])
+    assert index.query(other, "https://shop.example/item/99") == []
+    assert {m["id"] for m in index.query(other)} >= {"item1", "item2"}
     off = husk.DedupIndex(host_lines=0)
     assert all(v["duplicate_of"] for v in [off.add(p["id"], p["text"], p["url"]) for p in pages][1:])
     assert all(c["size"] == 1 for c in husk.dedup(pages))

@@ -743,26 +743,33 @@ struct Index::Impl {
     return out;
   }
 
+  // `text` without its URL host's frame lines (IndexOptions::host_lines),
+  // into `kept`, by the counts of the pages stored now with this text
+  // among them (and not the earlier version of page `id`, when it is
+  // posted again); returns how many lines left. `keys`: what index() then
+  // counts for the page.
+  std::size_t strip_frame(Txn& txn, const std::string& id, std::string_view url, std::string_view text,
+                          std::string& kept, std::vector<uint64_t>& keys) const {
+    kept.clear();
+    keys.clear();
+    if (options.host_lines.min_documents > 0) keys = host_line_keys(url, text);
+    if (keys.empty()) return 0;
+    std::vector<uint64_t> before;
+    if (auto raw = id.empty() ? std::nullopt : txn.get(framed, id)) before = decode_keys(*raw);
+    std::sort(before.begin(), before.end());
+    LmdbCounts counts{txn, host_line_counts};
+    // Every key strip_host_lines asks for is one of this text's own.
+    return strip_host_lines(url, text, kept, options.host_lines, [&](uint64_t key) {
+      return counts.texts_holding(key) + 1 - (std::binary_search(before.begin(), before.end(), key) ? 1 : 0);
+    });
+  }
+
   // A page given as text, signed here (IndexOptions::sign_text) once its
-  // frame lines have left it: counted by the pages stored so far with this
-  // one among them (and its earlier version, when its id is posted again,
-  // not). `keys` are what index() then counts for it.
+  // frame lines have left it.
   PageResult signed_text_page(Txn& txn, const PageResult& page, std::vector<uint64_t>& keys, std::size_t& dropped) {
     PageResult out = page;
-    keys.clear();
-    dropped = 0;
     std::string kept;
-    if (options.host_lines.min_documents > 0) keys = host_line_keys(page.url, page.text);
-    if (!keys.empty()) {
-      std::vector<uint64_t> before;
-      if (auto raw = txn.get(framed, page.id)) before = decode_keys(*raw);
-      std::sort(before.begin(), before.end());
-      LmdbCounts counts{txn, host_line_counts};
-      // Every key strip_host_lines asks for is one of this page's own.
-      dropped = strip_host_lines(page.url, page.text, kept, options.host_lines, [&](uint64_t key) {
-        return counts.texts_holding(key) + 1 - (std::binary_search(before.begin(), before.end(), key) ? 1 : 0);
-      });
-    }
+    dropped = strip_frame(txn, page.id, page.url, page.text, kept, keys);
     out.signatures = options.sign_text(dropped > 0 ? std::string_view(kept) : std::string_view(page.text));
     if (out.signatures->terms == 0) out.signatures.reset();  // nothing to index: indexable() says so
     return out;
@@ -1226,6 +1233,15 @@ std::vector<Match> Index::similar(const Signatures& signatures, const std::strin
   for (const Impl::Candidate& c : impl_->candidates(txn, signatures, primary_language(language)))
     out.push_back(impl_->match_of(txn, c));
   return out;
+}
+
+std::string Index::without_frame_lines(std::string_view url, std::string_view text) const {
+  ReadTxn r(impl_->env);
+  if (r.rc != 0) return std::string(text);
+  Txn txn(r.txn);
+  std::string kept;
+  std::vector<uint64_t> keys;
+  return impl_->strip_frame(txn, "", url, text, kept, keys) > 0 ? kept : std::string(text);
 }
 
 const IndexOptions& Index::options() const { return impl_->options; }

@@ -712,6 +712,13 @@ TEST(Index, FrameLinesLeavePagesGivenAsTextByTheCountsOfTheStoredPages) {
       EXPECT_EQ(verdict->frame_lines, on && k >= 9 ? 8u : 0u) << k;
     }
     for (int k = 1; k < 14; ++k) EXPECT_EQ(duplicate[static_cast<std::size_t>(k)], !on || k < 9) << k;
+    // A query's text as an add would sign it.
+    std::string query;
+    for (int i = 0; i < 8; ++i) query += pool[static_cast<std::size_t>(i)] + "\n";
+    std::string item = "Item " + words(0, 10, "other");
+    item.pop_back();  // lines are compared and kept trimmed
+    EXPECT_EQ(shop->without_frame_lines("https://shop.example/item/99", query + item), on ? item : query + item);
+    EXPECT_EQ(shop->without_frame_lines("", query + item), query + item);
   }
 }
 
