@@ -189,6 +189,17 @@ TEST(Metadata, HeadlineNotSiteName) {
       "<html><head><title>DAILY PLANET : Rivers rise again in the north</title></head><body><h1>World news</h1>"
       "<div class=\"headline\">Rivers rise again in the north</div><p>The rivers rose.</p></body></html>");
   EXPECT_EQ(shown.title, "Rivers rise again in the north");
+  // A section's one-word <h1> in Cyrillic (16 bytes, 8 letters) is no
+  // headline beside a story title, as "Health" is not; a Chinese <h1> of
+  // five characters reads as one.
+  Metadata section = meta_of(
+      "<html><head><title>Стресс может вызвать сыпь у женщин - АиФ</title></head><body><h1>Здоровье</h1>"
+      "<p>Учёные выяснили, что стресс может вызвать сыпь.</p></body></html>");
+  EXPECT_EQ(section.title, "Стресс может вызвать сыпь у женщин");
+  Metadata chinese = meta_of(
+      "<html><head><title>Rivers rise again in the north - Daily Planet</title></head><body><h1>女主播视频</h1>"
+      "<p>x</p></body></html>");
+  EXPECT_EQ(chinese.title, "女主播视频");
   // A French title's spaced colon stays where the page does not show a part alone.
   Metadata french = meta_of("<html><head><title>Santé : les hôpitaux ferment</title></head><body><p>x</p></body></html>");
   EXPECT_EQ(french.title, "Santé : les hôpitaux ferment");
