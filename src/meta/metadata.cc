@@ -247,6 +247,47 @@ constexpr std::string_view kSeparators[] = {" | ", " - ", " – ", " — ", " ::
 // shows the part on its own.
 constexpr std::string_view kSpacedColon = " : ";
 
+// Titles in scripts written without spaces set their separators without
+// spaces too ("故事-频道-网站", "故事_频道_网站": daniel-dev's Chinese
+// titles 0.785 -> 0.860, 13 pages gained and none lost, WCXB dev the same). '_' and '|' never stand
+// in a headline's prose, so one side in such a script makes them
+// separators ("10%_畅游"); '-' and '--' also join ranges and names
+// ("1900万-2900万", "EC-225"), so they part only such characters on both
+// sides.
+struct UnspacedSeparator {
+  std::string_view text;
+  bool both_sides;
+};
+constexpr UnspacedSeparator kUnspacedSeparators[] = {{"--", true}, {"-", true}, {"_", false}, {"|", false},
+                                                     {"\xEF\xBD\x9C", false}};  // ｜ U+FF5C
+
+bool unspaced_at(std::string_view s, std::size_t at, bool before) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const auto n = static_cast<int32_t>(s.size());
+  auto i = static_cast<int32_t>(at);
+  UChar32 c = -1;
+  if (before) {
+    if (i > 0) U8_PREV(p, 0, i, c);
+  } else if (i < n) {
+    U8_NEXT(p, i, n, c);
+  }
+  return c >= 0 && is_unspaced_script(static_cast<uint32_t>(c));
+}
+
+// The first unspaced separator of `s`, its length in `len`; npos if none.
+std::size_t unspaced_separator(std::string_view s, std::size_t& len) {
+  for (std::size_t i = 0; i < s.size(); ++i)
+    for (const UnspacedSeparator& sep : kUnspacedSeparators) {
+      if (s.compare(i, sep.text.size(), sep.text) != 0) continue;
+      const bool left = unspaced_at(s, i, true), right = unspaced_at(s, i + sep.text.size(), false);
+      if (sep.both_sides ? left && right : left || right) {
+        len = sep.text.size();
+        return i;
+      }
+    }
+  return std::string_view::npos;
+}
+
 // The parts of a <title> or og:title between separators (with the spaced
 // colon too when `colon`).
 std::vector<std::string> title_parts(std::string_view title, bool colon = false) {
@@ -259,6 +300,10 @@ std::vector<std::string> title_parts(std::string_view title, bool colon = false)
         cut = p;
         len = sep.size();
       }
+    if (std::size_t unspaced_len = 0, p = unspaced_separator(rest, unspaced_len); p < cut) {
+      cut = p;
+      len = unspaced_len;
+    }
     if (std::size_t p = colon ? rest.find(kSpacedColon) : std::string_view::npos; p < cut) {
       cut = p;
       len = kSpacedColon.size();

@@ -200,6 +200,16 @@ TEST(Metadata, HeadlineNotSiteName) {
       "<html><head><title>Rivers rise again in the north - Daily Planet</title></head><body><h1>女主播视频</h1>"
       "<p>x</p></body></html>");
   EXPECT_EQ(chinese.title, "女主播视频");
+  // Chinese titles set their separators without spaces; a range stays whole.
+  Metadata unspaced = meta_of(
+      "<html><head><title>崔永元缺席中国慈善年会 为农民工主持春节晚会-崔永元-文娱频道</title></head>"
+      "<body><p>x</p></body></html>");
+  EXPECT_EQ(unspaced.title, "崔永元缺席中国慈善年会 为农民工主持春节晚会");
+  Metadata underscore = meta_of(
+      "<html><head><title>报名人数已超去年同期10%_畅游_凤凰网</title></head><body><p>x</p></body></html>");
+  EXPECT_EQ(underscore.title, "报名人数已超去年同期10%");
+  Metadata range = meta_of("<html><head><title>绿景控股净利1900万-2900万</title></head><body><p>x</p></body></html>");
+  EXPECT_EQ(range.title, "绿景控股净利1900万-2900万");
   // A French title's spaced colon stays where the page does not show a part alone.
   Metadata french = meta_of("<html><head><title>Santé : les hôpitaux ferment</title></head><body><p>x</p></body></html>");
   EXPECT_EQ(french.title, "Santé : les hôpitaux ferment");
