@@ -281,7 +281,7 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
     // Frame lines out of the texts signed here, as husk dedup leaves them out.
     if (host_lines > 0) {
       HostLines lines;
-      for (std::size_t i : to_sign) lines.count(lines.keys(pages[i].url, texts[i]));
+      for (std::size_t i : to_sign) lines.count(host_line_keys(pages[i].url, texts[i]));
       std::string kept;
       for (std::size_t i : to_sign)
         if (lines.strip(pages[i].url, texts[i], kept, HostLineOptions{host_lines, host_share}) > 0) texts[i] = std::move(kept);

@@ -254,7 +254,7 @@ struct HostLineOptions {
 };
 
 // The keys one document adds to its host's counts: its host's document
-// key, then one per distinct line; empty without a host.
+// key, then one per distinct line; empty without a host. Thread-safe.
 std::vector<uint64_t> host_line_keys(std::string_view url, std::string_view text);
 // `text` without its host's frame lines, by the counts `count` gives for
 // the keys host_line_keys makes, into `kept`; returns how many lines went
@@ -270,10 +270,7 @@ class HostLines {
   // when the first document with a host is counted (a corpus without URLs
   // costs nothing).
   explicit HostLines(uint32_t width_log2 = 22);
-  // The keys one document adds: its host's document key and one per
-  // distinct line; empty without a host. Thread-safe.
-  std::vector<uint64_t> keys(std::string_view url, std::string_view text) const;
-  // Counts one document's keys. Not thread-safe.
+  // Counts one document's keys (host_line_keys). Not thread-safe.
   void count(const std::vector<uint64_t>& keys);
   // `text` without its host's frame lines, into `kept`; returns how many
   // lines went (0 when none went or none would be left: `kept` is then

@@ -27,7 +27,7 @@ struct Loaded {
   bool usable = false;
   bool extracted = false;  // from a page: its language identified by the processor
   Status error;            // the record is malformed
-  std::vector<uint64_t> host_keys;  // counting frame lines: the text's keys (HostLines::keys)
+  std::vector<uint64_t> host_keys;  // counting frame lines: the text's keys (host_line_keys)
   std::size_t frame_lines = 0;      // frame lines left out of the text before signing
 };
 
@@ -229,7 +229,7 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   if (frame.min_documents > 0) {
     HostLines lines;
     for (std::size_t i : unsigned_pages)
-      if (framed(loaded[i])) lines.count(lines.keys(loaded[i].page.url, loaded[i].text));
+      if (framed(loaded[i])) lines.count(host_line_keys(loaded[i].page.url, loaded[i].text));
     for (std::size_t k = 0; k < unsigned_pages.size(); ++k) {
       const Loaded& l = loaded[unsigned_pages[k]];
       if (!framed(l)) continue;
@@ -270,7 +270,7 @@ std::vector<Status> count_host_lines(const std::vector<std::string>& inputs, uns
   // Keys on the reading threads, counts in input order on this one. Only
   // records with a URL are parsed: a record without one has no host.
   auto prepare = [&](Loaded& l) {
-    if (framed(l)) l.host_keys = lines.keys(l.page.url, l.text);
+    if (framed(l)) l.host_keys = host_line_keys(l.page.url, l.text);
     l.text.clear();
   };
   auto with_url = [](const std::string& line) { return line.find("\"url\"") != std::string::npos; };

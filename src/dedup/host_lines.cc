@@ -87,10 +87,6 @@ std::size_t strip_host_lines(std::string_view url, std::string_view text, std::s
   return 0;
 }
 
-std::vector<uint64_t> HostLines::keys(std::string_view url, std::string_view text) const {
-  return host_line_keys(url, text);
-}
-
 void HostLines::count(const std::vector<uint64_t>& keys) {
   if (keys.empty()) return;
   std::vector<uint32_t>& c = counters();

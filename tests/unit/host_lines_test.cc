@@ -111,7 +111,7 @@ TEST(HostLines, StripsWhatTheBruteForceTwinStrips) {
     for (const HostLineOptions& o : {HostLineOptions{}, HostLineOptions{3, 0.0}, HostLineOptions{10, 0.2}}) {
       const std::vector<Doc> docs = corpus(seed);
       HostLines lines;
-      for (const Doc& d : docs) lines.count(lines.keys(d.url, d.text));
+      for (const Doc& d : docs) lines.count(host_line_keys(d.url, d.text));
       const std::vector<std::optional<std::string>> expected = brute_strip(docs, o);
       std::size_t stripped = 0, whole = 0;
       for (std::size_t i = 0; i < docs.size(); ++i) {
