@@ -449,22 +449,30 @@ class Normalizer {
       if (kind == Kind::kNumber && has_letter(folded, begin, end)) kind = Kind::kLetter;
       bool gap = prev_end >= 0 && begin != prev_end;
       prev_end = end;
-      if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kDrop) continue;
-      RawTerm term;
-      term.kind = kind;
-      term.gap_before = gap;
-      term.sentence = sentence_index_;
-      if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kMask) {
-        term.text = "#";
-      } else {
-        folded.tempSubStringBetween(begin, end).toUTF8String(term.text);
-      }
-      term.single_letter = kind == Kind::kLetter && end - begin == U16_LENGTH(folded.char32At(begin)) &&
-                           u_isalpha(folded.char32At(begin));
-      raw_.push_back(std::move(term));
-      any = true;
+      const bool single_letter = kind == Kind::kLetter && end - begin == U16_LENGTH(folded.char32At(begin)) &&
+                                 u_isalpha(folded.char32At(begin));
+      any |= add_term(kind, gap, single_letter,
+                      [&](std::string& text) { folded.tempSubStringBetween(begin, end).toUTF8String(text); });
     }
     if (any) ++sentence_index_;
+  }
+
+  // A word of the current sentence as a term, by the number policy (a
+  // dropped number is none: false); `write` appends the word's text.
+  template <typename Write>
+  bool add_term(Kind kind, bool gap, bool single_letter, Write&& write) {
+    if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kDrop) return false;
+    RawTerm term;
+    term.kind = kind;
+    term.gap_before = gap;
+    term.sentence = sentence_index_;
+    term.single_letter = single_letter;
+    if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kMask)
+      term.text = "#";
+    else
+      write(term.text);
+    raw_.push_back(std::move(term));
+    return true;
   }
 
   // sentence() for a sentence of the ASCII path: lower case, then words
@@ -495,23 +503,14 @@ class Normalizer {
       const Kind kind = letter ? Kind::kLetter : Kind::kNumber;
       const bool gap = prev_end >= 0 && static_cast<std::ptrdiff_t>(begin) != prev_end;
       prev_end = static_cast<std::ptrdiff_t>(i);
-      if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kDrop) continue;
-      RawTerm term;
-      term.kind = kind;
-      term.gap_before = gap;
-      term.sentence = sentence_index_;
-      if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kMask)
-        term.text = "#";
-      else
+      any |= add_term(kind, gap, kind == Kind::kLetter && i - begin == 1, [&](std::string& text) {
         for (char c : t.substr(begin, i - begin)) {
           if (c == '\x01' || c == '\x02')
-            term.text += kTypographic[c - 1].utf8;
+            text += kTypographic[c - 1].utf8;
           else
-            term.text.push_back(c);
+            text.push_back(c);
         }
-      term.single_letter = kind == Kind::kLetter && i - begin == 1;
-      raw_.push_back(std::move(term));
-      any = true;
+      });
     }
     if (any) ++sentence_index_;
   }
