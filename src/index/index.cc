@@ -249,6 +249,41 @@ class MapRelease {
   std::size_t since_ = 0;
 };
 
+// A table read in key order beside another pass in key order, one step at
+// a time (the pass over the records checks the tables keyed by page id
+// against them without looking each id up).
+class KeyCursor {
+ public:
+  KeyCursor(MDB_txn* txn, MDB_dbi dbi) {
+    rc_ = mdb_cursor_open(txn, dbi, &cursor_);
+    if (rc_ == 0) step(MDB_FIRST);
+  }
+  ~KeyCursor() {
+    if (cursor_ != nullptr) mdb_cursor_close(cursor_);
+  }
+  KeyCursor(const KeyCursor&) = delete;
+  KeyCursor& operator=(const KeyCursor&) = delete;
+  bool done() const { return rc_ != 0; }
+  std::string_view key() const { return key_; }
+  std::string_view value() const { return value_; }
+  void next() { step(MDB_NEXT); }
+  // An LMDB error that ended the walk early, or 0.
+  int error() const { return rc_ == MDB_NOTFOUND ? 0 : rc_; }
+
+ private:
+  void step(MDB_cursor_op op) {
+    MDB_val k{}, v{};
+    rc_ = mdb_cursor_get(cursor_, &k, &v, op);
+    if (rc_ == 0) {
+      key_ = view_of(k);
+      value_ = view_of(v);
+    }
+  }
+  MDB_cursor* cursor_ = nullptr;
+  int rc_ = 0;
+  std::string_view key_, value_;
+};
+
 // The URL in a stored record, or empty.
 std::string url_of(const std::optional<std::string>& record) {
   if (!record) return {};
@@ -1334,8 +1369,25 @@ std::vector<std::string> Index::verify(bool exhaustive) const {
   auto signatures_in = [](const nlohmann::json& record) {
     return signatures_from_json(record.contains("sig") ? record["sig"] : nlohmann::json());
   };
+  // Counts are kept only for stored pages: counts left by a page that is
+  // gone would take its paragraphs and lines out of other pages' texts.
+  // The pages counted are read beside the records, both in id order.
+  KeyCursor paragraphs_counted(r.txn, I.counted), lines_counted(r.txn, I.framed);
+  const std::pair<KeyCursor*, const char*> counted[] = {{&paragraphs_counted, "paragraph"},
+                                                        {&lines_counted, "host line"}};
+  // Passes the counted ids up to `id` (all of them without one), naming
+  // those that are not `id`.
+  auto counted_up_to = [&](std::optional<std::string_view> id) {
+    for (const auto& [keys, what] : counted)
+      for (; !keys->done() && (!id || keys->key() <= *id); keys->next()) {
+        release.read(keys->value());
+        if (!id || keys->key() != *id)
+          problems.push_back(std::string(keys->key()) + ": " + what + " counts are kept for a page that is not stored");
+      }
+  };
   txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
     release.read(record, 4);  // minima, cluster, its main, duplicate_of's cluster
+    counted_up_to(key);
     std::string id(key);
     ++pages;
     nlohmann::json j = nlohmann::json::parse(record, nullptr, false);
@@ -1424,14 +1476,9 @@ std::vector<std::string> Index::verify(bool exhaustive) const {
       problems.push_back("cluster " + std::string(key) + ": its main page is not a member");
     return true;
   });
-  // Counts are kept only for stored pages: counts left by a page that is
-  // gone would take its paragraphs and lines out of other pages' texts.
-  for (const auto& [table, what] : {std::pair{I.counted, "paragraph"}, std::pair{I.framed, "host line"}})
-    txn.each(table, "", [&](std::string_view id, std::string_view) {
-      if (!txn.get(I.docs, id))
-        problems.push_back(std::string(id) + ": " + what + " counts are kept for a page that is not stored");
-      return true;
-    });
+  counted_up_to(std::nullopt);
+  for (const auto& [keys, what] : counted)
+    if (keys->error() != 0) problems.push_back(std::string("reading the index failed: ") + mdb_strerror(keys->error()));
   if (clusters != I.counter(txn, "clusters"))
     problems.push_back("cluster counter " + std::to_string(I.counter(txn, "clusters")) + " but " +
                        std::to_string(clusters) + " clusters");
