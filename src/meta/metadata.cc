@@ -249,11 +249,11 @@ constexpr std::string_view kSpacedColon = " : ";
 
 // Titles in scripts written without spaces set their separators without
 // spaces too ("故事-频道-网站", "故事_频道_网站": daniel-dev's Chinese
-// titles 0.785 -> 0.860, 13 pages gained and none lost, WCXB dev the same). '_' and '|' never stand
-// in a headline's prose, so one side in such a script makes them
-// separators ("10%_畅游"); '-' and '--' also join ranges and names
-// ("1900万-2900万", "EC-225"), so they part only such characters on both
-// sides.
+// titles 0.785 -> 0.860, 13 pages gained and none lost, WCXB dev the
+// same). '_' and '|' never stand in a headline's prose, so one side in
+// such a script makes them separators ("10%_畅游"); '-' and '--' also join
+// ranges and names ("1900万-2900万", "EC-225"), so they part only such
+// characters on both sides.
 struct UnspacedSeparator {
   std::string_view text;
   bool both_sides;
