@@ -302,8 +302,9 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     // The user comments: out of the text, and returned apart when asked.
     // On a forum the posts are the content.
     std::vector<uint8_t> taken_out;  // blocks the stage kept that the comment rule took out
+    std::vector<uint8_t> in_comments;
     if (result.page_type != "forum") {
-      std::vector<uint8_t> in_comments = comment_blocks(d.blocks, labels.keep, comment_vocabulary(o.extract.families));
+      in_comments = comment_blocks(d.blocks, labels.keep, comment_vocabulary(o.extract.families));
       if (trace != nullptr) taken_out.assign(in_comments.size(), 0);
       for (std::size_t i = 0; i < in_comments.size() && i < labels.keep.size(); ++i)
         if (in_comments[i]) {
@@ -313,7 +314,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       if (o.comments) result.comments = comment_text(d.blocks, in_comments);
     }
     result.text = kept_text(d.blocks, labels);
-    result.quality = text_quality(d.blocks, labels);
+    result.quality = text_quality(d.blocks, labels, in_comments);
     result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata);
     result.title = result.metadata.title;
     result.language = identify_language(result.text, d.blocks.lang, d.content_language);

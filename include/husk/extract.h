@@ -339,10 +339,12 @@ Result<std::unique_ptr<Extractor>> make_extractor(std::string_view name, const E
 // probability (2·E[kept content words] / (kept words + E[content words])),
 // less the words the model was unsure of (probability between 0.2 and 0.8)
 // for each kept word. 0 when no probability is known or nothing is kept.
-double text_quality(const Blocks& blocks, const Labels& labels);
+// Blocks marked in `ruled_out` (the comment section a rule took out after
+// the model) count as content with probability 0, whatever the model said.
+double text_quality(const Blocks& blocks, const Labels& labels, const std::vector<uint8_t>& ruled_out = {});
 // The same over blocks given by their word counts.
 double text_quality(const std::vector<float>& probability, const std::vector<uint8_t>& keep,
-                    const std::vector<double>& words);
+                    const std::vector<double>& words, const std::vector<uint8_t>& ruled_out = {});
 
 // The kept blocks' text, one paragraph per block, separated by blank lines.
 std::string kept_text(const Blocks& blocks, const Labels& labels);

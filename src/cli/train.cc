@@ -63,17 +63,15 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
 // page: {id, source, domain, language, type, f1 (at the chosen threshold),
 // tokens (per block), probability (per block)}; snippet-set pages carry no
 // f1.
-Status write_cv_scores(const std::string& path, const std::vector<TrainingPage>& pages, const CrossValidation& cv) {
+Status write_cv_scores(const std::string& path, const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
+                       const CrossValidation& cv) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return Status(Code::kIo, path + ": cannot open for writing");
   for (std::size_t p = 0; p < pages.size() && p < cv.out_of_fold.size(); ++p) {
     const TrainingPage& t = pages[p];
-    std::vector<uint8_t> keep(cv.out_of_fold[p].size());
+    const std::vector<uint8_t> keep = kept_blocks(t, cv.out_of_fold[p], cv.threshold, features.block_words(t.x)).keep;
     std::vector<std::size_t> tokens;
-    for (std::size_t b = 0; b < keep.size(); ++b) {
-      keep[b] = cv.out_of_fold[p][b] >= cv.threshold;
-      tokens.push_back(b < t.tokens.size() ? t.tokens[b].size() : 0);
-    }
+    for (std::size_t b = 0; b < keep.size(); ++b) tokens.push_back(b < t.tokens.size() ? t.tokens[b].size() : 0);
     nlohmann::ordered_json j = {{"id", t.id},     {"source", t.source},       {"domain", t.domain},
                                 {"language", t.language}, {"type", t.type}};
     j["f1"] = t.snippet_gold ? nlohmann::ordered_json() : nlohmann::ordered_json(kept_f1(t, keep));
@@ -204,7 +202,7 @@ int run_train_extract(TrainArgs args) {
     }
   }
   if (!args.cv_scores.empty())
-    if (Status st = write_cv_scores(args.cv_scores, *pages, cv); !st.ok()) return fail("train", st.message(), 1);
+    if (Status st = write_cv_scores(args.cv_scores, *pages, features, cv); !st.ok()) return fail("train", st.message(), 1);
   if (args.output.empty()) {
     std::fprintf(stderr, "husk train: no model written (-o FILE writes it)\n");
     return 0;

@@ -332,6 +332,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
       t.first_block.push_back(e.first_block);
       t.end_block.push_back(e.end_block);
     }
+    t.comment_sections = comment_sections(d.blocks, comment_vocabulary(processor.options().extract.families));
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
     w.words.push_back(lower_tokens(sp.gold));
     return w;
@@ -531,7 +532,8 @@ bool cross_validates(const std::vector<TrainingPage>& pages, const TreeOptions& 
 // A family column holds 1 / (1 + distance) to the nearest ancestor of the
 // family (features.cc), so three levels is >= 0.25.
 void leaked_by_class(const std::vector<TrainingPage>& pages, const std::vector<std::vector<float>>& scores,
-                     const std::vector<std::string>& names, const BlockModelOptions& o, CrossValidation& cv) {
+                     const std::vector<std::vector<double>>& words, const std::vector<std::string>& names,
+                     const BlockModelOptions& o, CrossValidation& cv) {
   constexpr float kWithinThreeLevels = 0.25f;
   std::vector<std::pair<std::size_t, std::string>> families;
   for (std::size_t c = 0; c < names.size(); ++c) {
@@ -545,8 +547,9 @@ void leaked_by_class(const std::vector<TrainingPage>& pages, const std::vector<s
   for (std::size_t p = 0; p < pages.size(); ++p) {
     const TrainingPage& t = pages[p];
     if (t.snippet_gold) continue;
-    for (std::size_t b = 0; b < scores[p].size() && b < t.tokens.size(); ++b) {
-      if (scores[p][b] < cv.threshold) continue;
+    const std::vector<uint8_t> keep = kept_blocks(t, scores[p], cv.threshold, words[p]).keep;
+    for (std::size_t b = 0; b < keep.size() && b < t.tokens.size(); ++b) {
+      if (!keep[b]) continue;
       const double words = static_cast<double>(t.tokens[b].size());
       kept[t.source] += words;
       if (t.coverage[b] >= o.label_cover) continue;
@@ -568,6 +571,18 @@ void leaked_by_class(const std::vector<TrainingPage>& pages, const std::vector<s
 }
 
 }  // namespace
+
+KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
+                       const std::vector<double>& words) {
+  KeptBlocks out;
+  out.keep.resize(probability.size());
+  for (std::size_t b = 0; b < out.keep.size(); ++b) out.keep[b] = probability[b] >= threshold;
+  if (page.type == "forum" || page.comment_sections.empty()) return out;
+  out.comments = comment_blocks(page.comment_sections, words, out.keep);
+  for (std::size_t b = 0; b < out.keep.size() && b < out.comments.size(); ++b)
+    if (out.comments[b]) out.keep[b] = 0;
+  return out;
+}
 
 Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
                                       const BlockModelOptions& o, CrossValidation* cv) {
@@ -600,12 +615,13 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     // figures: each collection is another population of pages, and a
     // threshold fitted to the largest alone would not be the one that
     // generalises.
+    std::vector<std::vector<double>> words(pages.size());
+    for (std::size_t p = 0; p < pages.size(); ++p) words[p] = features.block_words(pages[p].x);
     double best = -1;
     for (double threshold : o.thresholds) {
       std::map<std::string, CollectionScore> typed, sources, languages;
       for (std::size_t p = 0; p < pages.size(); ++p) {
-        std::vector<uint8_t> keep(scores[p].size());
-        for (std::size_t b = 0; b < keep.size(); ++b) keep[b] = scores[p][b] >= threshold;
+        const std::vector<uint8_t> keep = kept_blocks(pages[p], scores[p], threshold, words[p]).keep;
         if (types_of[pages[p].source].size() > 1) typed[pages[p].type].add(pages[p], keep);
         sources[pages[p].source].add(pages[p], keep);
         if (!pages[p].language.empty()) languages[pages[p].language].add(pages[p], keep);
@@ -629,17 +645,16 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> quality;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       if (pages[p].snippet_gold) continue;
-      std::vector<uint8_t> keep(scores[p].size());
-      for (std::size_t b = 0; b < scores[p].size(); ++b) keep[b] = scores[p][b] >= cv->threshold;
-      const std::vector<double> words = features.block_words(pages[p].x);
-      const double score = text_quality(scores[p], keep, words), f1 = kept_f1(pages[p], keep);
+      const KeptBlocks kept = kept_blocks(pages[p], scores[p], cv->threshold, words[p]);
+      const double score = text_quality(scores[p], kept.keep, words[p], kept.comments),
+                   f1 = kept_f1(pages[p], kept.keep);
       for (const std::string& key : {pages[p].source, std::string("all")}) {
         quality[key].first.push_back(score);
         quality[key].second.push_back(f1);
       }
     }
     for (const auto& [source, series] : quality) cv->quality_spearman[source] = spearman(series.first, series.second);
-    leaked_by_class(pages, scores, names, o, *cv);
+    leaked_by_class(pages, scores, words, names, o, *cv);
     cv->out_of_fold = std::move(scores);
   }
   std::vector<std::size_t> all(pages.size());

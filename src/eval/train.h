@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "extract/comments.h"
 #include "husk/processor.h"
 #include "husk/status.h"
 
@@ -56,6 +57,9 @@ struct TrainingPage {
   // block range (husk/html.h).
   std::vector<uint32_t> block_element;
   std::vector<uint32_t> parent, first_block, end_block;
+  // The elements that may be its comment section (extract/comments.h), so
+  // that cross-validation takes the comments out as extraction does.
+  std::vector<BlockRange> comment_sections;
 };
 
 // Where texts fall on a page's blocks: the page's tokens in block order
@@ -89,6 +93,17 @@ std::string describe_collections(const std::vector<TrainingPage>& pages);
 Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::string>& gold_sets,
                                                          const Processor& processor, const FeatureExtractor& features,
                                                          unsigned jobs);
+
+// What extraction keeps of a page given its blocks' probabilities and
+// words: the blocks at or above the threshold, less its comment section
+// (extract/comments.h) unless the page is a forum by its gold type, as
+// Processor::finish does.
+struct KeptBlocks {
+  std::vector<uint8_t> keep;
+  std::vector<uint8_t> comments;  // the comment section's blocks; empty when the rule did not apply
+};
+KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
+                       const std::vector<double>& words);
 
 // The benchmark's word F1 of keeping the given blocks of a page (of a
 // gold text).

@@ -10,14 +10,27 @@
 
 namespace husk {
 
-// One entry per block: 1 inside the comment section. A section is an
-// element whose class or id names comments by a word of `vocabulary` (the
+// The elements that may be a comment section, parents first: an element
+// whose class or id names comments by a word of `vocabulary` (the
 // extraction vocabulary's comment family, config/extract.toml, the one list
 // the learned extractor's features read too: "comment", "kommentar",
 // "komentarz", "pinglun", "disqus", ... anywhere in a value, "reply" or
 // "respond" as a whole word) or whose microdata type is Comment or
-// UserComments, and that does not hold most of the kept text (then it is
-// the page itself, as on a WordPress <body class="comments-open">).
+// UserComments; each as its range of blocks.
+struct BlockRange {
+  uint32_t first = 0, end = 0;
+};
+std::vector<BlockRange> comment_sections(const Blocks& blocks, const HintFamily& vocabulary);
+
+// One entry per block: 1 inside a comment section, given the words of each
+// block and what the stage kept. A section that holds nearly all the kept text
+// is the page itself (a WordPress <body class="comments-open">), not its
+// comments. The learned model's cross-validation applies it as extraction
+// does (src/eval/train.cc).
+std::vector<uint8_t> comment_blocks(const std::vector<BlockRange>& sections, const std::vector<double>& words,
+                                    const std::vector<uint8_t>& keep);
+
+// Both of the above on a page's blocks.
 std::vector<uint8_t> comment_blocks(const Blocks& blocks, const std::vector<uint8_t>& keep,
                                     const HintFamily& vocabulary);
 

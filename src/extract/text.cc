@@ -33,11 +33,12 @@ constexpr float kUnsureLow = 0.2f, kUnsureHigh = 0.8f;
 constexpr double kUnsureWeight = 1.0;
 
 double text_quality(const std::vector<float>& probability, const std::vector<uint8_t>& keep,
-                    const std::vector<double>& words) {
+                    const std::vector<double>& words, const std::vector<uint8_t>& ruled_out) {
   const std::size_t n = probability.size();
   if (n == 0 || keep.size() != n || words.size() != n) return 0.0;
   double kept = 0, kept_content = 0, content = 0, unsure = 0;
   for (std::size_t i = 0; i < n; ++i) {
+    if (i < ruled_out.size() && ruled_out[i]) continue;  // neither kept nor content
     content += probability[i] * words[i];
     if (probability[i] > kUnsureLow && probability[i] < kUnsureHigh) unsure += words[i];
     if (keep[i]) {
@@ -50,11 +51,11 @@ double text_quality(const std::vector<float>& probability, const std::vector<uin
   return std::clamp(expected_f1 - kUnsureWeight * unsure / kept, 0.0, 1.0);
 }
 
-double text_quality(const Blocks& blocks, const Labels& labels) {
+double text_quality(const Blocks& blocks, const Labels& labels, const std::vector<uint8_t>& ruled_out) {
   std::vector<double> words;
   words.reserve(blocks.blocks.size());
   for (const Block& b : blocks.blocks) words.push_back(b.features.words);
-  return text_quality(labels.probability, labels.keep, words);
+  return text_quality(labels.probability, labels.keep, words, ruled_out);
 }
 
 }  // namespace husk

@@ -219,5 +219,32 @@ TEST(SnippetScore, ASnippetIsFoundWhereverOneWholeCopyOfItIsKept) {
   EXPECT_NEAR(one.f1(), 2.0 / 3.0, 1e-12);
 }
 
+// Cross-validation scores what extraction would keep: the blocks at the
+// threshold less the comment section (Processor::finish), on every page but
+// a forum's.
+TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
+  Blocks blocks = test::blocks_of(
+      "<html><body><article><p>The harbour festival opens on Friday with music on three stages.</p></article>"
+      "<div id='comments'><p>What a lovely festival, we go every year with the children.</p></div>"
+      "</body></html>");
+  ASSERT_EQ(blocks.blocks.size(), 2u);
+  TrainingPage page;
+  page.type = "article";
+  page.comment_sections = comment_sections(blocks, comment_vocabulary(default_extract_config().families));
+  ASSERT_EQ(page.comment_sections.size(), 1u);
+  const std::vector<double> words = {11, 11};
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words).keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.3f}, 0.5, words).keep, (std::vector<uint8_t>{1, 0}));
+  // The quality score counts the section as no content, as Processor::finish
+  // has it: 2 * 9.9 / (11 + 9.9), not 2 * 9.9 / (11 + 9.9 + 8.8).
+  const KeptBlocks kept = kept_blocks(page, {0.9f, 0.8f}, 0.5, words);
+  EXPECT_EQ(kept.comments, (std::vector<uint8_t>{0, 1}));
+  EXPECT_NEAR(text_quality({0.9f, 0.8f}, kept.keep, words, kept.comments), 19.8 / 20.9, 1e-6);
+  // Nearly all of the kept text: the section is the page itself.
+  EXPECT_EQ(kept_blocks(page, {0.3f, 0.8f}, 0.5, words).keep, (std::vector<uint8_t>{0, 1}));
+  page.type = "forum";
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words).keep, (std::vector<uint8_t>{1, 1}));
+}
+
 }  // namespace
 }  // namespace husk

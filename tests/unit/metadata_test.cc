@@ -261,6 +261,20 @@ TEST(Comments, LeftOutOfTheTextAndReturnedApart) {
   EXPECT_EQ(r.text.find("Great piece"), std::string::npos) << r.text;
   EXPECT_EQ(r.comments, "2 comments\n\nGreat piece, I agree with every single word of it.\n\n"
                         "I disagree with the second paragraph entirely.");
+  // A thread longer than the article is still the comments, also when its
+  // comments are not named one by one: only a section holding nearly all
+  // the kept text is the page itself.
+  std::string thread;
+  for (int i = 0; i < 4; ++i)
+    thread += "<div class=\"entry\"><p>Reader " + std::to_string(i) +
+              " writes at length about the story, with many more words than the article itself holds, "
+              "so that the thread outweighs it.</p></div>";
+  PageResult long_thread = Processor::make(options)->process(
+      "https://blog.example/2025/01/02/story.html",
+      page.substr(0, page.find("<section")) + "<section id=\"comments\">" + thread + "</section></body></html>");
+  ASSERT_EQ(long_thread.page_type, "article");
+  EXPECT_NE(long_thread.text.find("The article body"), std::string::npos);
+  EXPECT_EQ(long_thread.text.find("Reader"), std::string::npos) << long_thread.text;
   // A page-wide class that names comments does not empty the page.
   PageResult whole = Processor::make(options)->process(
       "https://blog.example/q", "<html><body class=\"comments-open\"><div class=\"comments-open\"><p>" +
