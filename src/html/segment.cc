@@ -518,6 +518,9 @@ class Segmenter {
     GumboTag tag = el.tag;
     TagAction action = tag_table().action[tag <= GUMBO_TAG_LAST ? tag : GUMBO_TAG_UNKNOWN];
     if (action == TagAction::kSkip || (!options_.keep_hidden && is_hidden(el))) {
+      // A <title> the parser put in <body> (Blocks::body_title). SVG's
+      // <title> is never reached: svg is skipped whole.
+      if (tag == GUMBO_TAG_TITLE && out_.body_title.empty()) out_.body_title = subtree_text(node);
       next_node_ += count_elements(node);
       return;
     }

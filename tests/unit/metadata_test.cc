@@ -179,6 +179,15 @@ TEST(Metadata, HeadlineNotSiteName) {
   // No <h1>: the title without the site's name.
   Metadata t = meta_of("<html><head><title>Quiet streets - Town News</title></head><body><p>x</p></body></html>");
   EXPECT_EQ(t.title, "Quiet streets");
+  // A template's unknown tag in <head> ends the head: the parser puts the
+  // <title> after it into <body>, and it is still the document's title.
+  Metadata moved = meta_of(
+      "<html><head><meta charset=\"utf-8\"><TEMPLATE_TAG_TITLE><title>Quiet streets - Town News</title>"
+      "</TEMPLATE_TAG_TITLE></head><body><p>x</p><svg><title>An icon</title></svg></body></html>");
+  EXPECT_EQ(moved.title, "Quiet streets");
+  Metadata first = meta_of("<html><head><title>Quiet streets - Town News</title></head><body><p>x</p>"
+                           "<title>Another title</title></body></html>");
+  EXPECT_EQ(first.title, "Quiet streets");
   // An <h1> that only names the host is the site's.
   Metadata host = meta_of("<html><head><title>example.org Notes</title></head><body><h1>example.org</h1><p>x</p></body></html>",
                           "https://example.org/notes");
@@ -210,6 +219,32 @@ TEST(Metadata, HeadlineNotSiteName) {
   EXPECT_EQ(underscore.title, "报名人数已超去年同期10%");
   Metadata range = meta_of("<html><head><title>绿景控股净利1900万-2900万</title></head><body><p>x</p></body></html>");
   EXPECT_EQ(range.title, "绿景控股净利1900万-2900万");
+  Metadata bracketed = meta_of(
+      "<html><head><title>拉斯韦加斯国际消费电子展四大看点-《财经网》</title></head><body><p>x</p></body></html>");
+  EXPECT_EQ(bracketed.title, "拉斯韦加斯国际消费电子展四大看点");
+  // A <title> that ends with its <h1> puts the site first when the <h1> is
+  // longer than the rest of a breadcrumb, or twice as long as the site's
+  // part of two; a site's root shows its tagline, a short story stays the
+  // story beside a long site name.
+  Metadata breadcrumb = meta_of(
+      "<html><head><title>News - Health &amp; Business - Company calls a meeting on the twentieth</title></head>"
+      "<body><h1>Company calls a meeting on the twentieth</h1><p>x</p></body></html>");
+  EXPECT_EQ(breadcrumb.title, "Company calls a meeting on the twentieth");
+  Metadata site_first = meta_of(
+      "<html><head><title>BBC News - Malt whisky breaks world record at auction</title></head>"
+      "<body><h1>Malt whisky breaks world record at auction</h1><p>x</p></body></html>",
+      "https://www.bbc.co.uk/news/uk-scotland-16520924");
+  EXPECT_EQ(site_first.title, "Malt whisky breaks world record at auction");
+  Metadata tagline = meta_of(
+      "<html><head><title>Hugging Face - The AI community building the future.</title></head>"
+      "<body><h1>The AI community building the future.</h1><p>x</p></body></html>",
+      "https://huggingface.co/");
+  EXPECT_EQ(tagline.title, "Hugging Face");
+  Metadata long_site = meta_of(
+      "<html><head><title>What Is Ownership? - The Rust Programming Language</title></head>"
+      "<body><h1>The Rust Programming Language</h1><p>x</p></body></html>",
+      "https://doc.rust-lang.org/book/ch04-01-what-is-ownership.html");
+  EXPECT_EQ(long_site.title, "What Is Ownership?");
   // A French title's spaced colon stays where the page does not show a part alone.
   Metadata french = meta_of("<html><head><title>Santé : les hôpitaux ferment</title></head><body><p>x</p></body></html>");
   EXPECT_EQ(french.title, "Santé : les hôpitaux ferment");
