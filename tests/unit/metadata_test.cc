@@ -245,6 +245,11 @@ TEST(Metadata, HeadlineNotSiteName) {
       "<body><h1>The Rust Programming Language</h1><p>x</p></body></html>",
       "https://doc.rust-lang.org/book/ch04-01-what-is-ownership.html");
   EXPECT_EQ(long_site.title, "What Is Ownership?");
+  // Without an <h1>, the last part of a title that puts the site first.
+  Metadata no_h1 = meta_of(
+      "<html><head><title>Hudsonhubtimes.com - Summa Akron City emergency department to open</title></head>"
+      "<body><p>x</p></body></html>");
+  EXPECT_EQ(no_h1.title, "Summa Akron City emergency department to open");
   // A French title's spaced colon stays where the page does not show a part alone.
   Metadata french = meta_of("<html><head><title>Santé : les hôpitaux ferment</title></head><body><p>x</p></body></html>");
   EXPECT_EQ(french.title, "Santé : les hôpitaux ferment");
