@@ -111,9 +111,10 @@ std::optional<std::vector<TrainingPage>> training_pages(const TrainArgs& args, c
 // settings.
 std::vector<std::pair<std::string, std::string>> provenance(const char* model, const TrainArgs& args,
                                                             const TreeOptions& tree) {
-  char settings[160];
-  std::snprintf(settings, sizeof(settings), " --folds %d --rounds %d --depth %d --eta %g --threads %u", tree.folds,
-                tree.rounds, tree.max_depth, tree.eta, tree.threads);
+  char settings[192];
+  std::snprintf(settings, sizeof(settings), " --folds %d --rounds %d --depth %d --eta %g --seed %llu --threads %u",
+                tree.folds, tree.rounds, tree.max_depth, tree.eta, static_cast<unsigned long long>(tree.seed),
+                tree.threads);
   std::string command = std::string("husk train ") + model + settings;
   if (tree.by_collection) command += " --leave-collection-out";
   for (const std::string& w : args.weights) command += " --collection-weight " + w;
@@ -261,6 +262,9 @@ Command add_train_command(CLI::App& app) {
     sub->add_option("--rounds", tree.rounds, "Boosting rounds")->capture_default_str();
     sub->add_option("--depth", tree.max_depth, "Tree depth")->capture_default_str();
     sub->add_option("--eta", tree.eta, "Learning rate (shrinkage of each tree)")->capture_default_str();
+    sub->add_option("--seed", tree.seed,
+                    "Seed of the trees' row and column sampling: other seeds show how far a figure moves by chance")
+        ->capture_default_str();
     sub->add_option("--threads", tree.threads, "Training threads (1 gives the same model on every machine)")
         ->capture_default_str();
     sub->add_option("-j,--jobs", args->jobs, "Pages analysed in parallel (0: one per core)")->capture_default_str();

@@ -256,6 +256,18 @@ TEST(QualityGate, CrossValidatedFloorsAndTheShippedModelsRebuild) {
     if (m[3].matched) chosen = m[1], wcxb_at_chosen = wcxb;
     if (wcxb > wcxb_top) wcxb_top = wcxb, wcxb_best = m[1];
   }
+  // The table of seeds: its first row is this run (seed 1, the default).
+  static const std::regex chosen_line(
+      R"(^  threshold [01]\.[0-9]{2}  F1 ([01]\.[0-9]{4})  article-extraction-benchmark ([01]\.[0-9]{4})  daniel-dev )"
+      R"(([01]\.[0-9]{4})  traf-snippets-dev ([01]\.[0-9]{4})  wcxb-dev ([01]\.[0-9]{4})  <- chosen$)");
+  std::vector<std::string> seed_one;
+  for (const std::string& l : test::lines(blocks.out)) {
+    std::smatch m;
+    if (std::regex_match(l, m, chosen_line)) seed_one = {m[1], m[2], m[3], m[4], m[5]};
+  }
+  const auto seeds = test::table_after(doc, "| seed | mean | article-extraction-benchmark |");
+  ASSERT_TRUE(seeds.count("1")) << "docs/evaluation.md's table of seeds";
+  EXPECT_EQ(seeds.at("1"), seed_one) << "docs/evaluation.md, the table of seeds, seed 1";
   for (const std::string& phrase :
        {"The block threshold is the one with the best mean of the four (" + chosen + ")",
         "WCXB alone would take " + wcxb_best + " and gain " + three(wcxb_top - wcxb_at_chosen) + " there",
