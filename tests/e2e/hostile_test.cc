@@ -97,12 +97,18 @@ TEST(Hostile, StructureAndMetadataStayBounded) {
   images += "<p>caption</p></body></html>";
   std::string tables = "<html><body>";
   for (int i = 0; i < 2000; ++i) tables += "<table><tr><td>c" + std::to_string(i);
+  // Titles of 200,000 parts: parting them took time quadratic in the parts.
+  std::string title = "<html><head><title>";
+  for (int i = 0; i < 200000; ++i) title += "ab - ";
+  title += "</title><meta property=\"og:title\" content=\"";
+  for (int i = 0; i < 200000; ++i) title += "\xE4\xB8\xAD-";  // 中-
+  title += "\"></head><body><h1>ab</h1><p>x</p></body></html>";
   ProcessorOptions options;
   options.markdown = options.html = options.comments = true;
   options.format.links = options.format.images = true;
   Result<Processor> processor = Processor::make(options);
   ASSERT_TRUE(processor.ok());
-  for (const std::string* page : {&lists, &spans, &json_ld, &images, &tables}) {
+  for (const std::string* page : {&lists, &spans, &json_ld, &images, &tables, &title}) {
     auto start = std::chrono::steady_clock::now();
     PageResult r = processor->process("https://h.example/p", *page);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
