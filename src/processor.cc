@@ -301,20 +301,19 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     result.extractor = labels.extractor;
     // The user comments: out of the text, and returned apart when asked.
     // On a forum the posts are the content.
+    const std::vector<double> words = word_counts(d.blocks);
     std::vector<uint8_t> taken_out;  // blocks the stage kept that the comment rule took out
     std::vector<uint8_t> in_comments;
     if (result.page_type != "forum") {
-      in_comments = comment_blocks(d.blocks, labels.keep, comment_vocabulary(o.extract.families));
-      if (trace != nullptr) taken_out.assign(in_comments.size(), 0);
-      for (std::size_t i = 0; i < in_comments.size() && i < labels.keep.size(); ++i)
-        if (in_comments[i]) {
-          if (trace != nullptr) taken_out[i] = labels.keep[i];
-          labels.keep[i] = 0;
-        }
+      if (trace != nullptr) taken_out = labels.keep;
+      in_comments = take_out_comments(comment_sections(d.blocks, comment_vocabulary(o.extract.families)), words,
+                                      labels.keep);
+      for (std::size_t i = 0; i < taken_out.size(); ++i)
+        taken_out[i] = taken_out[i] && i < in_comments.size() && in_comments[i];
       if (o.comments) result.comments = comment_text(d.blocks, in_comments);
     }
     result.text = kept_text(d.blocks, labels);
-    result.quality = text_quality(d.blocks, labels, in_comments);
+    result.quality = text_quality(labels.probability, labels.keep, words, in_comments);
     result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata);
     result.title = result.metadata.title;
     result.language = identify_language(result.text, d.blocks.lang, d.content_language);

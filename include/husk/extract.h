@@ -345,6 +345,9 @@ double text_quality(const Blocks& blocks, const Labels& labels, const std::vecto
 // The same over blocks given by their word counts.
 double text_quality(const std::vector<float>& probability, const std::vector<uint8_t>& keep,
                     const std::vector<double>& words, const std::vector<uint8_t>& ruled_out = {});
+// Each block's words (BlockFeatures::words), as the quality score and the
+// comment rule weigh blocks.
+std::vector<double> word_counts(const Blocks& blocks);
 
 // The kept blocks' text, one paragraph per block, separated by blank lines.
 std::string kept_text(const Blocks& blocks, const Labels& labels);

@@ -578,9 +578,7 @@ KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& proba
   out.keep.resize(probability.size());
   for (std::size_t b = 0; b < out.keep.size(); ++b) out.keep[b] = probability[b] >= threshold;
   if (page.type == "forum" || page.comment_sections.empty()) return out;
-  out.comments = comment_blocks(page.comment_sections, words, out.keep);
-  for (std::size_t b = 0; b < out.keep.size() && b < out.comments.size(); ++b)
-    if (out.comments[b]) out.keep[b] = 0;
+  out.comments = take_out_comments(page.comment_sections, words, out.keep);
   return out;
 }
 

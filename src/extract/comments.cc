@@ -69,8 +69,8 @@ std::vector<BlockRange> comment_sections(const Blocks& blocks, const HintFamily&
   return out;
 }
 
-std::vector<uint8_t> comment_blocks(const std::vector<BlockRange>& sections, const std::vector<double>& words,
-                                    const std::vector<uint8_t>& keep) {
+std::vector<uint8_t> take_out_comments(const std::vector<BlockRange>& sections, const std::vector<double>& words,
+                                       std::vector<uint8_t>& keep) {
   std::vector<uint8_t> out(words.size(), 0);
   double kept_words = 0;
   for (std::size_t i = 0; i < words.size() && i < keep.size(); ++i)
@@ -85,15 +85,9 @@ std::vector<uint8_t> comment_blocks(const std::vector<BlockRange>& sections, con
     if (kept_words > 0 && kept_inside > kMaxCommentShare * kept_words) continue;
     for (uint32_t b = s.first; b < s.end && b < out.size(); ++b) out[b] = 1;
   }
+  for (std::size_t b = 0; b < out.size() && b < keep.size(); ++b)
+    if (out[b]) keep[b] = 0;
   return out;
-}
-
-std::vector<uint8_t> comment_blocks(const Blocks& blocks, const std::vector<uint8_t>& keep,
-                                    const HintFamily& vocabulary) {
-  std::vector<double> words;
-  words.reserve(blocks.blocks.size());
-  for (const Block& b : blocks.blocks) words.push_back(b.features.words);
-  return comment_blocks(comment_sections(blocks, vocabulary), words, keep);
 }
 
 std::string comment_text(const Blocks& blocks, const std::vector<uint8_t>& in_comments) {

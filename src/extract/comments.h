@@ -22,17 +22,14 @@ struct BlockRange {
 };
 std::vector<BlockRange> comment_sections(const Blocks& blocks, const HintFamily& vocabulary);
 
-// One entry per block: 1 inside a comment section, given the words of each
-// block and what the stage kept. A section that holds nearly all the kept text
+// Takes the comment sections out of what a stage kept, given the words of
+// each block (word_counts, husk/extract.h), and returns them: one entry per
+// block, 1 inside a section. A section that holds nearly all the kept text
 // is the page itself (a WordPress <body class="comments-open">), not its
-// comments. The learned model's cross-validation applies it as extraction
-// does (src/eval/train.cc).
-std::vector<uint8_t> comment_blocks(const std::vector<BlockRange>& sections, const std::vector<double>& words,
-                                    const std::vector<uint8_t>& keep);
-
-// Both of the above on a page's blocks.
-std::vector<uint8_t> comment_blocks(const Blocks& blocks, const std::vector<uint8_t>& keep,
-                                    const HintFamily& vocabulary);
+// comments. Extraction (Processor::finish) and the learned model's
+// cross-validation (src/eval/train.cc) both call it.
+std::vector<uint8_t> take_out_comments(const std::vector<BlockRange>& sections, const std::vector<double>& words,
+                                       std::vector<uint8_t>& keep);
 
 // The comment family of a vocabulary, or an empty one.
 const HintFamily& comment_vocabulary(const std::vector<HintFamily>& families);

@@ -51,11 +51,15 @@ double text_quality(const std::vector<float>& probability, const std::vector<uin
   return std::clamp(expected_f1 - kUnsureWeight * unsure / kept, 0.0, 1.0);
 }
 
-double text_quality(const Blocks& blocks, const Labels& labels, const std::vector<uint8_t>& ruled_out) {
+std::vector<double> word_counts(const Blocks& blocks) {
   std::vector<double> words;
   words.reserve(blocks.blocks.size());
   for (const Block& b : blocks.blocks) words.push_back(b.features.words);
-  return text_quality(labels.probability, labels.keep, words, ruled_out);
+  return words;
+}
+
+double text_quality(const Blocks& blocks, const Labels& labels, const std::vector<uint8_t>& ruled_out) {
+  return text_quality(labels.probability, labels.keep, word_counts(blocks), ruled_out);
 }
 
 }  // namespace husk
