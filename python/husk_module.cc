@@ -225,7 +225,8 @@ std::string field(const py::dict& d, const char* key) {
 py::list dedup(const py::list& records, const std::string& method, const py::object& threshold, uint32_t k,
                const std::string& cluster, const std::string& main, bool any_language, bool singletons, unsigned jobs,
                const std::string& measure, uint64_t memory, const std::string& work_dir, uint32_t host_lines,
-               double host_share) {
+               double host_share, bool identify_languages) {
+  if (any_language && identify_languages) raise(Status(Code::kInvalidArgument, "identify_languages has no use with any_language"));
   std::vector<DedupPage> pages;
   std::vector<std::string> texts;
   std::vector<std::size_t> to_sign;
@@ -244,7 +245,8 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
     if (d.contains("rank") && !d["rank"].is_none()) page.rank = d["rank"].cast<double>();
     if (d.contains("boilerplate") && !d["boilerplate"].is_none()) page.boilerplate = d["boilerplate"].cast<double>();
     std::string text = field(d, "text");
-    page.language = page_language(page.language, text);
+    // husk dedup --identify-languages' stage, before any engine.
+    if (identify_languages) page.language = page_language(page.language, text);
     if (d.contains("sig") && !d["sig"].is_none()) {
       std::string json = py::module_::import("json").attr("dumps")(d["sig"]).cast<std::string>();
       Result<Signatures> sig = parse_signatures(json);
@@ -296,7 +298,7 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
           uint64_t ordinal = 0;
           for (DedupPage& p : pages)
             if (p.sig.terms > 0)
-              if (Status st = sink(ordinal++, p, {}); !st.ok()) return Status(st.code(), p.id + ": " + st.message());
+              if (Status st = sink(ordinal++, p); !st.ok()) return Status(st.code(), p.id + ": " + st.message());
           return Status();
         },
         options, *one);
@@ -619,7 +621,8 @@ PYBIND11_MODULE(_husk, m) {
         py::arg("k") = 6, py::arg("cluster") = cluster_method_name(DedupOptions{}.cluster), py::arg("main") = "first",
         py::arg("any_language") = false, py::arg("singletons") = false, py::arg("jobs") = 0,
         py::arg("measure") = "jaccard", py::arg("memory") = uint64_t(1) << 30, py::arg("work_dir") = std::string(),
-        py::arg("host_lines") = HostLineOptions{}.min_documents, py::arg("host_share") = HostLineOptions{}.share);
+        py::arg("host_lines") = HostLineOptions{}.min_documents, py::arg("host_share") = HostLineOptions{}.share,
+        py::arg("identify_languages") = false);
 
   py::class_<PyIndex>(m, "DedupIndex")
       .def(py::init<const py::object&, const py::object&, uint32_t, const py::object&, const std::string&, uint32_t,

@@ -117,10 +117,8 @@ class CorpusDedup {
   // One page of this rank's share (ordinal mod ranks == rank, ordinals
   // increasing), with its minhash signature (and sketch). The page's id,
   // rank, boilerplate and language are kept; its text and other
-  // signatures are not. A page of unknown language may come with its
-  // language_probe (husk/metadata.h): it is identified from that only if
-  // the page meets a candidate pair.
-  Status add(uint64_t ordinal, const DedupPage& page, std::string_view language_probe = {});
+  // signatures are not.
+  Status add(uint64_t ordinal, const DedupPage& page);
 
   // The search; collective. Called once.
   Result<CorpusResult> finish();
@@ -135,10 +133,10 @@ class CorpusDedup {
 // ---- husk::dedup: clusters from pages, the engine chosen here ----
 
 // A page of the run: its ordinal (its position among all pages of the
-// run), the page with its signatures (the sink may take it over), and,
-// when its language is still to be identified, the start of its text
-// (language_probe, husk/metadata.h).
-using DedupSink = std::function<Status(uint64_t ordinal, DedupPage& page, std::string_view language_probe)>;
+// run) and the page with its signatures and language (the sink may take it
+// over). Languages are the source's to give (page_language, husk/metadata.h):
+// no engine identifies one.
+using DedupSink = std::function<Status(uint64_t ordinal, DedupPage& page)>;
 // Calls the sink once for each page of this rank's share (ordinal mod
 // ranks == rank), in ordinal order; a page the sink refuses is that page's
 // error, and the source goes on.

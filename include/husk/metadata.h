@@ -91,15 +91,12 @@ Language identify_language(std::string_view text, std::string_view html_lang = {
 // in (records, signature files, pages, Python): the tag its record gives,
 // as given ("en-US" stays "en-US"; pages are matched by their primary
 // subtags), else identify_language on its text; empty when it has neither.
-// The CLI's corpus engine applies it to a page's language_probe only when
-// the page meets a candidate pair: at 200,000 generated texts without a
-// language, identifying every page first costs 1.78 times the CPU
-// (docs/cli.md, "Corpus-scale dedup").
+// Applied in one stage, as dedup's input is read, and only when the run
+// asks for it (husk sign and husk dedup --identify-languages, Python's
+// identify_languages): a page's extraction has identified its language
+// already, and a record that names none is otherwise compared with every
+// page. No dedup engine identifies a language.
 std::string page_language(std::string_view given, std::string_view text);
-
-// The start of a text identify_language reads: the text cut to it is
-// identified the same.
-std::string_view language_probe(std::string_view text);
 
 // The primary subtag of a language tag, lower-cased: "en-US" -> "en",
 // "zh-Hant" -> "zh".

@@ -67,7 +67,8 @@ def sign(text: str, signers: Sequence[str] = (), idf: str = "") -> dict:
 def dedup(records: List[dict], method: str = "minhash", threshold: Optional[float] = None, k: int = 6,
           cluster: str = "components", main: str = "first", any_language: bool = False,
           singletons: bool = False, jobs: int = 0, measure: str = "jaccard", memory: int = 1 << 30,
-          work_dir: str = "", host_lines: int = 10, host_share: float = 0.5) -> List[dict]:
+          work_dir: str = "", host_lines: int = 10, host_share: float = 0.5,
+          identify_languages: bool = False) -> List[dict]:
     """Clusters of near-duplicate records, as `husk dedup` writes them: {"cluster", "size", "main", "members", "urls"}.
 
     The engine is husk dedup's for the same options: minhash with the Jaccard measure runs the
@@ -76,7 +77,9 @@ def dedup(records: List[dict], method: str = "minhash", threshold: Optional[floa
     threshold: 0.5 (Jaccard) or 0.1 (containment) unless given.
 
     Records are dicts with an "id" and a "text" (signed here with the collection's own statistics)
-    or a "sig" (from `husk sign` or husk.sign); "language" keeps comparisons within a language.
+    or a "sig" (from `husk sign` or husk.sign); "language" keeps comparisons within a language
+    (a record without one is compared with every record, unless identify_languages, as
+    `husk dedup --identify-languages`, identifies its text's language first).
     Before a text is signed, the lines that recur in at least host_lines records of its "url"'s
     host and in host_share of them (the site's frame) are left out, as husk dedup --host-lines
     does; host_lines=0 turns it off.

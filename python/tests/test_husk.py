@@ -187,6 +187,25 @@ def test_dedup_runs_the_corpus_engine_within_a_memory_budget(tmp_path):
     assert list(spill.iterdir()) == []
 
 
+def test_dedup_identifies_languages_only_when_asked_as_husk_dedup_does(tmp_path):
+    # One English story filed as English, as German, and once without a
+    # language: unlabelled, the copy is compared with both pages; with
+    # identify_languages it reads as English and joins the English page only.
+    story = ("The harbour board met on Tuesday evening to decide the future of the old fish market. "
+             "Traders asked for another year before the building is sold, and the board agreed to hear "
+             "their plan at its next meeting in the spring, when the council's survey will be ready.")
+    records = [{"id": "en", "text": story, "language": "en"}, {"id": "de", "text": story, "language": "de"},
+               {"id": "none", "text": story}]
+    source = tmp_path / "story.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert [c["size"] for c in husk.dedup(records)] == [3]
+    identified = husk.dedup(records, identify_languages=True)
+    assert [c["members"] for c in identified] == [["en", "none"]]
+    assert identified == cli("dedup", "--identify-languages", source)
+    with pytest.raises(husk.Error):
+        husk.dedup(records, any_language=True, identify_languages=True)
+
+
 def test_dedup_leaves_a_sites_frame_out_as_husk_dedup_does(tmp_path):
     # 12 pages of one site: the same 40 frame lines around a different item
     # of 25 words. The frame makes them one cluster unless its lines, which

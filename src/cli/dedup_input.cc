@@ -31,6 +31,14 @@ struct Loaded {
   std::size_t frame_lines = 0;      // frame lines left out of the text before signing
 };
 
+// The one stage where dedup's input gains languages: a record's text
+// without a tag is identified (page_language) when the run asks for it,
+// before any engine sees the page. A page was identified by the processor;
+// a signature without its text has nothing to identify.
+void identify_language_stage(Loaded& l, bool identify_languages) {
+  if (identify_languages && !l.extracted) l.page.language = page_language(l.page.language, l.text);
+}
+
 // Whether a page's text is still to be signed here.
 bool to_sign(const Loaded& l) { return l.usable && !l.has_signature && l.error.ok(); }
 
@@ -206,14 +214,12 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
 }  // namespace
 
 LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts,
-                             const HostLineOptions& frame) {
+                             const HostLineOptions& frame, bool identify_languages) {
   LoadedPages out;
   std::vector<Loaded> loaded;
-  // The language a record is compared under is identified here, before
-  // dedup (the processor has identified a page's); the text is kept only
-  // to be signed below, or for the report.
-  auto prepare = [keep_texts](Loaded& l) {
-    if (!l.extracted) l.page.language = page_language(l.page.language, l.text);
+  // The text is kept only to be signed below, or for the report.
+  auto prepare = [keep_texts, identify_languages](Loaded& l) {
+    identify_language_stage(l, identify_languages);
     if (l.has_signature && !keep_texts) l.text.clear();
   };
   out.errors = read_inputs(inputs, jobs, 0, 1, keep_texts, prepare,
@@ -280,22 +286,20 @@ std::vector<Status> count_host_lines(const std::vector<std::string>& inputs, uns
 
 StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
                                  const SignOptions& sign_options, const DedupSink& sink, const HostLines* lines,
-                                 const HostLineOptions& frame) {
+                                 const HostLineOptions& frame, bool identify_languages) {
   StreamedPages out;
   SignOptions minhash_only = sign_options;
   minhash_only.signers = {"minhash"};
-  // Signs a text that came without signatures and keeps the start of it
-  // that language identification reads (page_language, applied by the
-  // engine only to pages that meet a candidate; the processor has
-  // identified a page's language already).
+  // Signs a text that came without signatures; nothing of the text is kept.
   auto prepare = [&](Loaded& l) {
+    identify_language_stage(l, identify_languages);
     if (to_sign(l)) {
       std::string kept;
       if (lines != nullptr && framed(l)) l.frame_lines = lines->strip(l.page.url, l.text, kept, frame);
       l.page.sig = sign(normalize(l.frame_lines > 0 ? kept : l.text, minhash_only.normalize), minhash_only, nullptr);
       l.has_signature = true;
     }
-    l.text = l.page.language.empty() && !l.extracted ? std::string(language_probe(l.text)) : std::string();
+    l.text = std::string();
   };
   auto take = [&](uint64_t ordinal, Loaded& l) {
     if (l.frame_lines > 0) {
@@ -306,7 +310,7 @@ StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigne
       out.record_errors.push_back(std::move(l.error));
     } else if (!l.usable || !l.has_signature || l.page.sig.minhash.empty()) {
       ++out.without_signature;
-    } else if (Status st = sink(ordinal, l.page, l.text); !st.ok()) {
+    } else if (Status st = sink(ordinal, l.page); !st.ok()) {
       out.record_errors.push_back(std::move(st));
     } else {
       ++out.pages;

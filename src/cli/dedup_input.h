@@ -44,9 +44,11 @@ struct LoadedPages {
 };
 
 // With keep_texts, each page's text as its record gave it, frame lines
-// included.
+// included. With identify_languages, a record's text that names no
+// language is identified (page_language, husk/metadata.h) as it is read;
+// otherwise it is compared under no language.
 LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts = false,
-                             const HostLineOptions& frame = kNoFrameLines);
+                             const HostLineOptions& frame = kNoFrameLines, bool identify_languages = false);
 
 // The first pass of a streamed run with frame lines: counts the host lines
 // of this rank's share of the texts into `lines` (to be summed over the
@@ -57,9 +59,9 @@ std::vector<Status> count_host_lines(const std::vector<std::string>& inputs, uns
 // The same inputs as a stream, for the corpus-scale search: each page's
 // ordinal is its position among all records and pages of the inputs; only
 // pages whose ordinal mod `ranks` is `rank` are parsed, extracted and
-// signed (minhash alone, which needs no collection statistics), on `jobs`
-// threads, and handed to `sink` in ordinal order, with the start of the
-// text when the page's language is still to be identified. Nothing is kept.
+// signed (minhash alone, which needs no collection statistics), their
+// languages identified as load_dedup_pages does, on `jobs` threads, and
+// handed to `sink` in ordinal order. Nothing is kept.
 struct StreamedPages {
   uint64_t pages = 0;              // handed to the sink
   uint64_t without_signature = 0;  // of this rank's share
@@ -72,6 +74,7 @@ struct StreamedPages {
 // lines are left out by `frame`.
 StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
                                  const SignOptions& sign_options, const DedupSink& sink,
-                                 const HostLines* lines = nullptr, const HostLineOptions& frame = kNoFrameLines);
+                                 const HostLines* lines = nullptr, const HostLineOptions& frame = kNoFrameLines,
+                                 bool identify_languages = false);
 
 }  // namespace husk::cli

@@ -24,6 +24,7 @@ struct SignArgs {
   std::string output = "-";
   std::string format = "jsonl";
   unsigned jobs = 0;
+  bool identify_languages = false;
 };
 
 struct IdfArgs {
@@ -103,7 +104,7 @@ int run_sign(const SignArgs& args) {
   const bool binary = args.format == "binary";
   if (binary) output.out() << signature_file_header();
   // The binary record of a signed line: the fields dedup reads.
-  auto binary_record = [](const Line& line, const nlohmann::json& j, Signatures&& sig) {
+  auto binary_record = [](const Line& line, const nlohmann::json& j, Signatures&& sig, const std::string& language) {
     DedupPage page;
     auto text = [&](const char* name) {
       auto it = j.find(name);
@@ -116,7 +117,7 @@ int run_sign(const SignArgs& args) {
     page.id = j.contains("id") && j["id"].is_string() ? text("id") : line.source;
     page.url = text("url");
     page.title = text("title");
-    page.language = text("language");
+    page.language = language;
     page.rank = number("rank");
     page.boilerplate = number("boilerplate");
     page.sig = std::move(sig);
@@ -134,24 +135,35 @@ int run_sign(const SignArgs& args) {
         if (r.json.is_discarded() || !r.json.is_object())
           return binary ? std::string() : error_record(line, "corrupt: line is not a JSON object");
         std::string sig = "null";
+        // The language dedup compares the record under: its own tag, else
+        // with --identify-languages the one its text reads as (dedup's
+        // stage, page_language), written into the record.
+        auto tag = r.json.find("language");
+        const std::string given = tag != r.json.end() && tag->is_string() ? tag->get<std::string>() : std::string();
+        std::string identified;
         if (r.signable) {
+          if (args.identify_languages && given.empty()) identified = page_language(given, r.text);
           Signatures s = processor->sign(r.text);
           // Records without a signature are left out of the binary file
           // (dedup leaves them out anyway); they are counted below.
-          if (binary) return s.terms > 0 ? binary_record(line, r.json, std::move(s)) : std::string();
+          if (binary)
+            return s.terms > 0 ? binary_record(line, r.json, std::move(s), given.empty() ? identified : given)
+                               : std::string();
           if (s.terms > 0) sig = signatures_json(s);
         }
         if (binary) return std::string();
         // The record stays as it came; "sig" is appended (or replaced).
         std::string record = line.text;
-        if (r.json.contains("sig")) {
+        if (r.json.contains("sig") || (!identified.empty() && tag != r.json.end())) {
           r.json.erase("sig");
+          if (!identified.empty()) r.json.erase("language");
           record = r.json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         }
         while (!record.empty() && record.back() != '}') record.pop_back();
         record.pop_back();
         bool empty_object = record.find_first_not_of(" \t{") == std::string::npos;
-        return record + (empty_object ? "" : ",") + "\"sig\":" + sig + "}\n";
+        std::string added = identified.empty() ? std::string() : "\"language\":" + nlohmann::json(identified).dump() + ",";
+        return record + (empty_object ? "" : ",") + added + "\"sig\":" + sig + "}\n";
       },
       [&](const Line& line, std::string& result) {
         output.out() << result;
@@ -223,6 +235,9 @@ Command add_sign_command(CLI::App& app) {
       ->check(CLI::IsMember({"jsonl", "binary"}))
       ->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs, "Records processed in parallel (0: one per core)")->capture_default_str();
+  cmd->add_flag("--identify-languages", args->identify_languages,
+                "Give each record whose \"language\" is missing, null or empty the language of its text (CLD2 on "
+                "its first 2 KB), as husk dedup --identify-languages does");
   return {cmd, [args] { return run_sign(*args); }};
 }
 

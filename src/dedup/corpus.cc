@@ -19,7 +19,6 @@
 
 #include "base/bytes.h"
 #include "dedup/search.h"
-#include "husk/metadata.h"
 #include "sign/hashing.h"
 
 namespace husk {
@@ -151,19 +150,9 @@ struct Stored {
   double rank = 0;
   double boilerplate = 0;
   std::string language;
-  std::string probe;  // the text's start, when the language is still to be identified
   uint32_t terms = 0;
   std::vector<uint32_t> sketch;
   std::string url;
-
-  // The language, by page_language's one rule, on first need.
-  const std::string& resolved_language() {
-    if (language.empty() && !probe.empty()) {
-      language = page_language(language, probe);
-      probe.clear();
-    }
-    return language;
-  }
 };
 
 void encode(std::string& out, const Stored& s) {
@@ -175,8 +164,6 @@ void encode(std::string& out, const Stored& s) {
   put_bytes(out, s.boilerplate);
   put_bytes<uint8_t>(out, static_cast<uint8_t>(std::min<std::size_t>(s.language.size(), 255)));
   out.append(s.language, 0, std::min<std::size_t>(s.language.size(), 255));
-  put_bytes<uint32_t>(out, static_cast<uint32_t>(s.probe.size()));
-  out += s.probe;
   put_bytes(out, s.terms);
   put_bytes<uint32_t>(out, static_cast<uint32_t>(s.sketch.size()));
   out.append(reinterpret_cast<const char*>(s.sketch.data()), s.sketch.size() * sizeof(uint32_t));
@@ -195,10 +182,6 @@ bool decode(std::string_view in, Stored& s) {
   if (!take_bytes(in, s.rank) || !take_bytes(in, s.boilerplate) || !take_bytes(in, lang_size) || in.size() < lang_size) return false;
   s.language.assign(in.substr(0, lang_size));
   in.remove_prefix(lang_size);
-  uint32_t probe_size = 0;
-  if (!take_bytes(in, probe_size) || in.size() < probe_size) return false;
-  s.probe.assign(in.substr(0, probe_size));
-  in.remove_prefix(probe_size);
   if (!take_bytes(in, s.terms) || !take_bytes(in, n) || in.size() < n * sizeof(uint32_t)) return false;
   s.sketch.resize(n);
   if (n > 0) std::memcpy(s.sketch.data(), in.data(), n * sizeof(uint32_t));  // an empty vector's data() may be null
@@ -380,7 +363,7 @@ struct CorpusDedup::Impl {
     return Status();
   }
 
-  Status add(uint64_t ordinal, const DedupPage& page, std::string_view probe) {
+  Status add(uint64_t ordinal, const DedupPage& page) {
     if (ordinal % static_cast<uint64_t>(ranks) != static_cast<uint64_t>(rank))
       return Status(Code::kInvalidArgument, "page " + page.id + ": ordinal " + std::to_string(ordinal) +
                                                 " belongs to rank " + std::to_string(ordinal % ranks));
@@ -394,8 +377,7 @@ struct CorpusDedup::Impl {
     any = true;
     last_ordinal = ordinal;
     id_hashes.emplace_back(xxh64(page.id, 0), static_cast<uint32_t>(ordinal));
-    Stored s{page.id, page.rank, page.boilerplate, page.language, std::string(page.language.empty() ? probe : ""),
-             page.sig.terms, page.sig.shingles, page.url};
+    Stored s{page.id, page.rank, page.boilerplate, page.language, page.sig.terms, page.sig.shingles, page.url};
     const std::size_t slot = ordinal / static_cast<uint64_t>(ranks);
     if (offsets.size() <= slot) offsets.resize(slot + 1, kAbsent);
     offsets[slot] = store.size();
@@ -651,12 +633,9 @@ struct CorpusDedup::Impl {
         if (Status read = read_stored(item.a, mine[t], buf[t]); !read.ok()) return read;
         cached[t] = item.a;
       }
-      // The similarity first: languages are identified only for pairs
-      // that pass it.
       double j = sketch_jaccard(mine[t].sketch, item.other.sketch, options.dedup.sketch);
       if (!near_duplicate(j, mine[t].sketch.size(), item.other.sketch.size(), options.dedup)) return Status();
-      if (!comparable_pages(mine[t].resolved_language(), mine[t].terms, item.other.resolved_language(),
-                            item.other.terms, options.dedup))
+      if (!comparable_pages(mine[t].language, mine[t].terms, item.other.language, item.other.terms, options.dedup))
         return Status();
       found[t].push_back({item.a, item.b, static_cast<float>(j)});
       return Status();
@@ -776,7 +755,6 @@ struct CorpusDedup::Impl {
     auto answer = [&](uint32_t p) -> Status {
       if (Status st = read_stored(p, s, buf); !st.ok()) return st;
       // Rank 0 needs the id, rank and boilerplate only.
-      s.probe.clear();
       s.sketch.clear();
       encode(buf, s);
       put_bytes(reply, p);
@@ -1003,8 +981,8 @@ Result<std::unique_ptr<CorpusDedup>> CorpusDedup::make(const CorpusOptions& opti
   return std::unique_ptr<CorpusDedup>(new CorpusDedup(std::move(impl)));
 }
 
-Status CorpusDedup::add(uint64_t ordinal, const DedupPage& page, std::string_view language_probe) {
-  return impl_->add(ordinal, page, language_probe);
+Status CorpusDedup::add(uint64_t ordinal, const DedupPage& page) {
+  return impl_->add(ordinal, page);
 }
 
 Result<CorpusResult> CorpusDedup::finish() { return impl_->finish(); }

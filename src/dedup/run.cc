@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "husk/corpus.h"
-#include "husk/metadata.h"
 #include "record/signature_json.h"
 
 namespace husk {
@@ -61,9 +60,9 @@ Result<CorpusResult> in_corpus_engine(const DedupSource& source, const CorpusOpt
   // A page the search refuses is that page's error; a store that cannot
   // be written ends the run.
   Status failed;
-  Status read = source([&](uint64_t ordinal, DedupPage& page, std::string_view probe) {
+  Status read = source([&](uint64_t ordinal, DedupPage& page) {
     if (!failed.ok()) return Status();
-    Status st = (*engine)->add(ordinal, page, probe);
+    Status st = (*engine)->add(ordinal, page);
     if (st.code() != Code::kIo) return st;
     failed = std::move(st);
     return Status();
@@ -74,16 +73,14 @@ Result<CorpusResult> in_corpus_engine(const DedupSource& source, const CorpusOpt
 }
 
 // The search in memory, on rank 0. Across ranks (minhash's containment
-// measure), each rank reads, signs and identifies the language of its own
-// share and sends the pages to rank 0, which searches them in input
+// measure), each rank reads and signs its own share and sends the pages to rank 0, which searches them in input
 // order: the clusters one process finds.
 Result<CorpusResult> in_memory(const DedupSource& source, const CorpusOptions& options, Exchange& exchange) {
   if (exchange.size() > 1 && !runs_across_ranks(options.dedup))
     return Status(Code::kInvalidArgument, "only --method minhash runs across ranks; run --method " +
                                               options.dedup.method + " as one process");
   std::vector<std::pair<uint64_t, DedupPage>> numbered;
-  Status read = source([&](uint64_t ordinal, DedupPage& page, std::string_view probe) {
-    page.language = page_language(page.language, probe);
+  Status read = source([&](uint64_t ordinal, DedupPage& page) {
     numbered.emplace_back(ordinal, std::move(page));
     return Status();
   });

@@ -62,11 +62,6 @@ bool is_known_language(std::string_view code) {
   return lang != CLD2::UNKNOWN_LANGUAGE && lang != CLD2::TG_UNKNOWN_LANGUAGE && !cld2_code(lang).empty();
 }
 
-std::string_view language_probe(std::string_view text) {
-  // identify_language looks at the byte after its cut for a character boundary.
-  return text.substr(0, kMaxTextBytes + 1);
-}
-
 std::string page_language(std::string_view given, std::string_view text) {
   if (!given.empty() || text.empty()) return std::string(given);
   return identify_language(text).code;

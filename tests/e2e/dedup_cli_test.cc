@@ -145,7 +145,10 @@ TEST(DedupCli, BinarySignatureFilesGiveTheSameClustersAndReportDamage) {
 }
 
 // The same words under two declared languages (a page and its copy filed
-// under another language edition): compared only with --any-language.
+// under another language edition): compared only with --any-language. A
+// record that names no language is compared with every page, unless
+// --identify-languages gives it its text's language first: in the
+// records, in husk sign's JSONL and in its binary file alike.
 TEST(DedupCli, ComparesPagesOnlyWithinALanguage) {
   TempDir dir;
   std::string in;
@@ -156,13 +159,24 @@ TEST(DedupCli, ComparesPagesOnlyWithinALanguage) {
   nlohmann::ordered_json unlabelled = {{"id", "page-unlabelled"}, {"text", story(0, 1)}};
   in += unlabelled.dump() + "\n";
   write_file(dir.file("in.jsonl"), in);
-  // The unlabelled copy is English by CLD2: it joins the English page only.
-  std::vector<std::string> within = test::lines(run_husk("dedup " + dir.file("in.jsonl") + " 2>/dev/null").out);
-  ASSERT_EQ(within.size(), 1u);
-  EXPECT_EQ(nlohmann::json::parse(within[0])["members"], nlohmann::json({"page-en", "page-unlabelled"}));
+  // Unlabelled, the copy pairs with both pages, and joins them.
+  std::vector<std::string> by_default = test::lines(run_husk("dedup " + dir.file("in.jsonl") + " 2>/dev/null").out);
+  ASSERT_EQ(by_default.size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(by_default[0])["size"], 3);
+  // Identified, the copy is English by CLD2: it joins the English page only.
+  ASSERT_EQ(run_husk("sign --identify-languages " + dir.file("in.jsonl") + " -o " + dir.file("sig.jsonl") + " 2>/dev/null").exit_code, 0);
+  ASSERT_EQ(run_husk("sign --identify-languages --format binary " + dir.file("in.jsonl") + " -o " + dir.file("sig.hsig") +
+                     " 2>/dev/null").exit_code, 0);
+  EXPECT_NE(test::read_file(dir.file("sig.jsonl")).find("\"language\":\"en\",\"sig\":"), std::string::npos);
+  for (const std::string& in : {"--identify-languages " + dir.file("in.jsonl"), dir.file("sig.jsonl"), dir.file("sig.hsig")}) {
+    std::vector<std::string> within = test::lines(run_husk("dedup " + in + " 2>/dev/null").out);
+    ASSERT_EQ(within.size(), 1u) << in;
+    EXPECT_EQ(nlohmann::json::parse(within[0])["members"], nlohmann::json({"page-en", "page-unlabelled"})) << in;
+  }
   std::vector<std::string> any = test::lines(run_husk("dedup --any-language " + dir.file("in.jsonl") + " 2>/dev/null").out);
   ASSERT_EQ(any.size(), 1u);
   EXPECT_EQ(nlohmann::json::parse(any[0])["size"], 3);
+  EXPECT_EQ(run_husk("dedup --any-language --identify-languages " + dir.file("in.jsonl") + " 2>/dev/null").exit_code, 2);
 }
 
 // Language tags are kept as given and matched by their primary subtag,
@@ -223,8 +237,9 @@ TEST(DedupCli, TheReportShowsEachClustersMembersScoresAndTexts) {
   TempDir dir;
   const std::string p1 = story(0, 0), p2 = story(1, 0), p3 = story(2, 0);
   std::string in;
-  in += nlohmann::json({{"id", "main"}, {"url", "http://e.com/a"}, {"title", "Harbour"}, {"text", p1 + "\n\n" + p2 + "\n\n" + p3}}).dump() + "\n";
-  in += nlohmann::json({{"id", "copy"}, {"url", "http://e.com/b"}, {"title", "Harbour again"},
+  in += nlohmann::json({{"id", "main"}, {"url", "http://e.com/a"}, {"title", "Harbour"}, {"language", "en"},
+                        {"text", p1 + "\n\n" + p2 + "\n\n" + p3}}).dump() + "\n";
+  in += nlohmann::json({{"id", "copy"}, {"url", "http://e.com/b"}, {"title", "Harbour again"}, {"language", "en"},
                         {"text", p1 + "\n\n" + p2 + "\n\n" + p3 + "\n\nCorrection: an earlier version named the wrong street."}})
             .dump() + "\n";
   in += nlohmann::json({{"id", "other"}, {"text", story(3, 0)}}).dump() + "\n";
