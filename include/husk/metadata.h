@@ -36,18 +36,29 @@
 
 namespace husk {
 
+// The metadata fields the page record carries after the page's own fields,
+// in record order: the one list the Metadata struct below and the record's
+// field table (husk/record.h) are made from, so that adding a field is a
+// line here and its step in extract_metadata. Each is
+//   X(member, record key, C++ type, JSON type, what it holds)
+// and empty when the page does not say (null in the record).
+#define HUSK_METADATA_FIELDS(X)                                                                 \
+  X(authors, "author", std::vector<std::string>, "list of strings or null", "metadata")         \
+  X(date_published, "date_published", std::string, "string or null", "metadata: ISO 8601")     \
+  X(date_modified, "date_modified", std::string, "string or null", "metadata: ISO 8601")       \
+  X(sitename, "sitename", std::string, "string or null", "metadata")                           \
+  X(description, "description", std::string, "string or null", "metadata")                     \
+  X(canonical_url, "canonical_url", std::string, "string or null", "metadata: absolute")       \
+  X(image, "image", std::string, "string or null", "metadata: absolute")                       \
+  X(tags, "tags", std::vector<std::string>, "list of strings or null", "metadata")             \
+  X(categories, "categories", std::vector<std::string>, "list of strings or null", "metadata") \
+  X(license, "license", std::string, "string or null", "metadata: a URL")
+
 struct Metadata {
-  std::string title;
-  std::vector<std::string> authors;
-  std::string date_published;  // ISO 8601, empty when unknown
-  std::string date_modified;
-  std::string sitename;
-  std::string description;
-  std::string canonical_url;  // absolute
-  std::string image;          // absolute
-  std::vector<std::string> tags;
-  std::vector<std::string> categories;
-  std::string license;
+  std::string title;  // the headline; the record carries it among the page's own fields
+#define HUSK_METADATA_MEMBER(member, key, type, json_type, present) type member;
+  HUSK_METADATA_FIELDS(HUSK_METADATA_MEMBER)
+#undef HUSK_METADATA_MEMBER
   // Where each field with a value was read, in the order the fields were
   // decided: (field, source), e.g. ("date_published", "JSON-LD
   // datePublished"). Not part of the record; husk explain shows it.

@@ -166,13 +166,8 @@ class Processor {
 // bytes without one, so the same page posted again gets the same id.
 std::string page_id(std::string_view url, std::string_view bytes);
 
-// The `husk extract` JSONL record of a page: id, url, status (the HTTP
-// status of a WARC record, else null), title, text,
-// markdown / html / comments when asked, extractor, boilerplate (share of
-// visible words removed, 4 decimals), page_type, the metadata (author,
-// date_published, date_modified, sitename, description, language,
-// language_confidence, canonical_url, image, tags, categories, license;
-// each null when absent), then error and warnings when present;
+// The `husk extract` JSONL record of a page: the page part of the field
+// table (husk/record.h), then warnings and error when present;
 // newline-terminated.
 std::string to_jsonl(const PageResult& result);
 

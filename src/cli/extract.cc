@@ -1,6 +1,7 @@
 // husk extract: pages in, one JSON object (or text record) per page out, in
 // input order, whatever --jobs is.
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "base/text_util.h"
 #include "cli/commands.h"
@@ -8,11 +9,26 @@
 #include "cli/progress.h"
 #include "husk/dedup.h"
 #include "husk/explain.h"
+#include "husk/record.h"
 #include "ingest/lines.h"
 
 namespace husk::cli {
 
 namespace {
+
+// `text` in lines of at most `width` characters, broken at spaces.
+std::string wrap(const std::string& text, std::size_t width) {
+  std::string out, line;
+  std::istringstream words(text);
+  for (std::string word; words >> word;) {
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return out + line;
+}
 
 struct ExtractArgs {
   std::vector<std::string> inputs;
@@ -372,20 +388,19 @@ Command add_explain_command(CLI::App& app) {
 
 Command add_extract_command(CLI::App& app) {
   auto args = std::make_shared<ExtractArgs>();
+  // The record's fields as the field table (husk/record.h) gives them.
+  std::string fields;
+  for (const RecordField& f : record_fields())
+    if (f.part != RecordPart::kVerdict) fields += (fields.empty() ? "" : ", ") + std::string(f.name);
   CLI::App* cmd = app.add_subcommand(
       "extract",
       "Extract the main text of pages.\n"
       "INPUT: .html/.htm files (optionally .gz), directories (recursive),\n"
       ".warc/.warc.gz, .jsonl with url+html, or - for stdin.\n"
-      "Output (--format jsonl): one JSON object per page: id, url, status\n"
-      "(a WARC record's HTTP status), title,\n"
-      "text, markdown/html/comments when asked, extractor, boilerplate,\n"
-      "page_type, author, date_published, date_modified, sitename,\n"
-      "description, language, language_confidence, canonical_url, image,\n"
-      "tags, categories, license (null when the page does not say), and\n"
-      "error (when the page failed) / warnings. --format text|markdown|html\n"
-      "writes each page's title and text, Markdown or HTML document after a\n"
-      "header line naming the page.");
+      "Output (--format jsonl): one JSON object per page, with the fields\n" +
+          wrap(fields + " (docs/cli.md, \"The record\", says when each is present).", 72) +
+          "\n--format text|markdown|html writes each page's title and text,\n"
+          "Markdown or HTML document after a header line naming the page.");
   cmd->add_option("INPUT", args->inputs, "Files, directories, http(s) URLs or -");
   cmd->add_option("--url-list", args->url_list, "A file of URLs to fetch and extract, one per line ('#' comments)")
       ->type_name("FILE");

@@ -32,8 +32,9 @@ struct PageField {
 
 constexpr RecordPart kPage = RecordPart::kPage;
 
-// The page part, in record order. Metadata fields are null when the page
-// does not say (docs/cli.md, "Metadata", gives each one's sources).
+// The page part, in record order: the page's own fields, then its metadata
+// (null when the page does not say; docs/cli.md, "Metadata", gives each
+// one's sources).
 const PageField kPageFields[] = {
     {{"id", "string", "always: the input's id (a WARC record's, a JSON record's), else a hash of the URL, else of the bytes", kPage},
      [](const PageResult& r) -> Value { return Json(r.id); }},
@@ -58,32 +59,17 @@ const PageField kPageFields[] = {
      [](const PageResult& r) -> Value { return rounded(r.quality, 10000.0); }},
     {{"page_type", "string or null", "article, collection, documentation, forum, listing, product or service; null without text", kPage},
      [](const PageResult& r) -> Value { return or_null(r.page_type); }},
-    {{"author", "list of strings or null", "metadata", kPage},
-     [](const PageResult& r) -> Value { return or_null(r.metadata.authors); }},
-    {{"date_published", "string or null", "metadata: ISO 8601", kPage},
-     [](const PageResult& r) -> Value { return or_null(r.metadata.date_published); }},
-    {{"date_modified", "string or null", "metadata: ISO 8601", kPage},
-     [](const PageResult& r) -> Value { return or_null(r.metadata.date_modified); }},
-    {{"sitename", "string or null", "metadata", kPage},
-     [](const PageResult& r) -> Value { return or_null(r.metadata.sitename); }},
-    {{"description", "string or null", "metadata", kPage},
-     [](const PageResult& r) -> Value { return or_null(r.metadata.description); }},
     {{"language", "string or null", "the clean text's language, a BCP 47 tag (\"en\", \"zh-Hant\")", kPage},
      [](const PageResult& r) -> Value { return or_null(r.language.code); }},
     {{"language_confidence", "number or null", "0-1, null when language is", kPage},
      [](const PageResult& r) -> Value {
        return r.language.code.empty() ? Json() : rounded(r.language.confidence, 100.0);
      }},
-    {{"canonical_url", "string or null", "metadata: absolute", kPage},
-     [](const PageResult& r) -> Value { return or_null(r.metadata.canonical_url); }},
-    {{"image", "string or null", "metadata: absolute", kPage},
-     [](const PageResult& r) -> Value { return or_null(r.metadata.image); }},
-    {{"tags", "list of strings or null", "metadata", kPage},
-     [](const PageResult& r) -> Value { return or_null(r.metadata.tags); }},
-    {{"categories", "list of strings or null", "metadata", kPage},
-     [](const PageResult& r) -> Value { return or_null(r.metadata.categories); }},
-    {{"license", "string or null", "metadata: a URL", kPage},
-     [](const PageResult& r) -> Value { return or_null(r.metadata.license); }},
+// The metadata, one row per field of husk/metadata.h's list.
+#define HUSK_METADATA_ROW(member, key, type, json_type, present) \
+  {{key, json_type, present, kPage}, [](const PageResult& r) -> Value { return or_null(r.metadata.member); }},
+    HUSK_METADATA_FIELDS(HUSK_METADATA_ROW)
+#undef HUSK_METADATA_ROW
 };
 
 // The verdict and the outcome: written by add_verdict and add_outcome,
