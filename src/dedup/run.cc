@@ -2,11 +2,11 @@
 // that the CLI, MPI runs and Python get the same clusters for the same
 // options.
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <utility>
 
+#include "base/bytes.h"
 #include "husk/corpus.h"
-#include "record/signature_json.h"
+#include "record/signature_file.h"
 
 namespace husk {
 
@@ -18,38 +18,20 @@ bool runs_across_ranks(const DedupOptions& options) { return options.method == "
 
 namespace {
 
-// A page and its ordinal as one JSON line, as the in-memory engine sends
-// it to rank 0 (the signatures in husk sign's "sig" form).
-std::string page_line(uint64_t ordinal, const DedupPage& page) {
-  nlohmann::ordered_json j;
-  j["ordinal"] = ordinal;
-  j["id"] = page.id;
-  j["url"] = page.url;
-  j["title"] = page.title;
-  j["rank"] = page.rank;
-  j["boilerplate"] = page.boilerplate;
-  j["language"] = page.language;
-  j["sig"] = signatures_to_json(page.sig);
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+// Pages sent between ranks: each its ordinal, then its record in the
+// signature file's form (record/signature_file.h).
+void put_page(std::string& out, uint64_t ordinal, const DedupPage& page) {
+  put_bytes(out, ordinal);
+  append_signature_record(out, page);
 }
 
-Status read_page_lines(std::string_view lines, std::vector<std::pair<uint64_t, DedupPage>>& out) {
-  while (!lines.empty()) {
-    const std::size_t end = lines.find('\n');
-    const nlohmann::json j = nlohmann::json::parse(lines.substr(0, end), nullptr, false);
-    lines = end == std::string_view::npos ? std::string_view() : lines.substr(end + 1);
-    Result<Signatures> sig = j.is_object() && j.contains("sig") ? signatures_from_json(j.at("sig"))
-                                                                : Result<Signatures>(Status(Code::kCorrupt, "no sig"));
-    if (!sig.ok()) return Status(Code::kInternal, "a page sent between ranks did not read back");
+Status take_pages(std::string_view in, std::vector<std::pair<uint64_t, DedupPage>>& out) {
+  while (!in.empty()) {
+    uint64_t ordinal = 0;
     DedupPage page;
-    page.id = j.value("id", "");
-    page.url = j.value("url", "");
-    page.title = j.value("title", "");
-    page.rank = j.value("rank", 0.0);
-    page.boilerplate = j.value("boilerplate", 0.0);
-    page.language = j.value("language", "");
-    page.sig = std::move(*sig);
-    out.emplace_back(j.value("ordinal", uint64_t(0)), std::move(page));
+    if (!take_bytes(in, ordinal) || !take_signature_record(in, page).ok())
+      return Status(Code::kInternal, "a page sent between ranks did not read back");
+    out.emplace_back(ordinal, std::move(page));
   }
   return Status();
 }
@@ -87,13 +69,13 @@ Result<CorpusResult> in_memory(const DedupSource& source, const CorpusOptions& o
   if (exchange.size() > 1) {
     // Every rank takes part in the exchange, whatever it read.
     std::vector<std::string> out(static_cast<std::size_t>(exchange.size()));
-    for (const auto& [ordinal, page] : numbered) out[0] += page_line(ordinal, page);
+    for (const auto& [ordinal, page] : numbered) put_page(out[0], ordinal, page);
     numbered.clear();
     std::vector<std::string> in = exchange.all_to_all(std::move(out));
     // The other ranks are done: their result is empty, the counts too.
     if (exchange.rank() != 0) return read.ok() ? Result<CorpusResult>(CorpusResult{}) : Result<CorpusResult>(read);
-    for (const std::string& lines : in)
-      if (Status st = read_page_lines(lines, numbered); !st.ok()) return st;
+    for (const std::string& pages : in)
+      if (Status st = take_pages(pages, numbered); !st.ok()) return st;
     std::sort(numbered.begin(), numbered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   }
   if (!read.ok()) return read;

@@ -37,6 +37,33 @@ std::optional<T> take_optional(ByteReader& r) {
   return present ? std::optional<T>(v) : std::nullopt;
 }
 
+// One record's payload; false when it is malformed.
+bool decode_payload(std::string_view payload, DedupPage& page) {
+  ByteReader r{payload};
+  page.id = r.string();
+  page.url = r.string();
+  page.title = r.string();
+  page.language = r.string();
+  page.rank = r.take<double>();
+  page.boilerplate = r.take<double>();
+  Signatures& s = page.sig;
+  s.terms = r.take<uint32_t>();
+  s.md5 = r.string();
+  s.imatch = r.string();
+  s.tfidf = take_optional<uint32_t>(r);
+  s.long_sent = take_optional<uint32_t>(r);
+  s.heavy_sent = take_optional<uint32_t>(r);
+  s.simhash = take_optional<uint64_t>(r);
+  s.simhash_hyperplane = take_optional<uint64_t>(r);
+  for (uint64_t v : r.list<uint64_t>()) s.lexrand.emplace_back(static_cast<uint32_t>(v >> 32), static_cast<uint32_t>(v));
+  s.minhash = r.list<uint32_t>();
+  s.minhash_bands = r.list<uint64_t>();
+  s.shingles = r.list<uint32_t>();
+  s.supershingles = r.list<uint64_t>();
+  s.spotsigs = r.list<uint32_t>();
+  return r.ok && r.in.empty();
+}
+
 }  // namespace
 
 std::string signature_file_header() {
@@ -107,34 +134,26 @@ Status read_signature_file(const std::string& path, const std::function<void(Ded
     if (!in.read(payload.data(), length) || !in.read(reinterpret_cast<char*>(&check), sizeof(check)))
       return bad(offset, "truncated record");
     if (check != static_cast<uint32_t>(xxh64(payload, 0))) return bad(offset, "checksum mismatch");
-    ByteReader r{payload};
     DedupPage page;
-    page.id = r.string();
-    page.url = r.string();
-    page.title = r.string();
-    page.language = r.string();
-    page.rank = r.take<double>();
-    page.boilerplate = r.take<double>();
-    Signatures& s = page.sig;
-    s.terms = r.take<uint32_t>();
-    s.md5 = r.string();
-    s.imatch = r.string();
-    s.tfidf = take_optional<uint32_t>(r);
-    s.long_sent = take_optional<uint32_t>(r);
-    s.heavy_sent = take_optional<uint32_t>(r);
-    s.simhash = take_optional<uint64_t>(r);
-    s.simhash_hyperplane = take_optional<uint64_t>(r);
-    for (uint64_t v : r.list<uint64_t>()) s.lexrand.emplace_back(static_cast<uint32_t>(v >> 32), static_cast<uint32_t>(v));
-    s.minhash = r.list<uint32_t>();
-    s.minhash_bands = r.list<uint64_t>();
-    s.shingles = r.list<uint32_t>();
-    s.supershingles = r.list<uint64_t>();
-    s.spotsigs = r.list<uint32_t>();
-    if (!r.ok || !r.in.empty()) return bad(offset, "malformed record");
-    if (s.supershingles.size() > kMaxSupershingles) return bad(offset, "more than 64 super-shingles");
+    if (!decode_payload(payload, page)) return bad(offset, "malformed record");
+    if (page.sig.supershingles.size() > kMaxSupershingles) return bad(offset, "more than 64 super-shingles");
     each(std::move(page));
     offset += sizeof(length) + length + sizeof(check);
   }
+}
+
+Status take_signature_record(std::string_view& in, DedupPage& page) {
+  uint32_t length = 0, check = 0;
+  if (!take_bytes(in, length) || length > kMaxPayload || in.size() < std::size_t(length) + sizeof(check))
+    return Status(Code::kCorrupt, "truncated signature record");
+  const std::string_view payload = in.substr(0, length);
+  in.remove_prefix(length);
+  take_bytes(in, check);
+  if (check != static_cast<uint32_t>(xxh64(payload, 0))) return Status(Code::kCorrupt, "signature record checksum mismatch");
+  page = DedupPage();
+  if (!decode_payload(payload, page) || page.sig.supershingles.size() > kMaxSupershingles)
+    return Status(Code::kCorrupt, "malformed signature record");
+  return Status();
 }
 
 }  // namespace husk

@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "husk/dedup.h"
 
@@ -24,6 +25,9 @@ namespace husk {
 std::string signature_file_header();
 // One record appended to `out`.
 void append_signature_record(std::string& out, const DedupPage& page);
+// One record from the front of `in`, as append_signature_record wrote it
+// (husk dedup's ranks send pages to rank 0 so); `in` is advanced past it.
+Status take_signature_record(std::string_view& in, DedupPage& page);
 // Whether the file starts with the signature file's magic.
 bool is_signature_file(const std::string& path);
 // Every record, in order; a bad header, a truncated record or a failed
