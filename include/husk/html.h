@@ -252,6 +252,7 @@ struct PageFacts {
   std::vector<std::string> author_links;  // texts of <a rel=author>
   std::vector<std::string> author_marked; // short texts of elements whose class/id says author or byline
   std::vector<std::string> h1s;           // every <h1>'s text, in document order
+  std::vector<std::string> logos;         // texts of <h1>s that hold only a link to the site's root
   std::string base;                       // <base href>
   std::string license;                    // <link rel=license href>
   std::string author_link;                // <link rel=author href>

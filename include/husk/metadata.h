@@ -21,8 +21,9 @@
 // before 1990 unless structured markup (1-5) states it.
 //
 // The title is the page's headline: an <h1> that the <title> or og:title
-// repeats, else the first <h1> in the kept text, else the first <h1>, else
-// og:title or <title> without the site name ("Story | Site" -> "Story").
+// repeats (not the site's name or its logo), else the first <h1> in the
+// kept text, else the first <h1>, else og:title or <title> without the
+// site name ("Story | Site" -> "Story"); docs/architecture.md, "The title".
 #pragma once
 
 #include <cstdint>

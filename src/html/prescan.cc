@@ -17,6 +17,16 @@
 
 namespace husk {
 
+bool is_site_root(std::string_view href) {
+  if (href == "/") return true;
+  const std::size_t scheme = href.find("//");
+  if (scheme == std::string_view::npos || (scheme != 0 && href.substr(0, scheme).find_first_of("/?#") != std::string_view::npos))
+    return false;
+  const std::string_view rest = href.substr(scheme + 2);
+  const std::size_t slash = rest.find_first_of("/?#");
+  return !rest.empty() && (slash == std::string_view::npos || (rest[slash] == '/' && slash + 1 == rest.size()));
+}
+
 namespace {
 
 // Lower-cased tag name packed into 8 bytes; names longer than 8 share codes,
@@ -318,7 +328,7 @@ class Prescanner {
         changed = true;
       } else if (trim && link && !options_.keep_urls && value.size() > 1 && iequals(name, "href")) {
         changed = true;
-        attrs_.append(value[0] == '#' ? " href=\"#\"" : " href");
+        attrs_.append(value[0] == '#' ? " href=\"#\"" : is_site_root(value) ? " href=\"/\"" : " href");
         ++kept;
         ++page_attributes_;
       } else {

@@ -19,4 +19,9 @@ struct Prescanned {
 
 Prescanned prescan(std::string_view html, const ParseOptions& options);
 
+// Whether an href is a site's root: "/", "http://host/", "//host". The
+// prescan writes such a link's href as "/" when it drops URLs, so that
+// segmentation can tell a logo from a heading (<h1><a href="/">Site</a></h1>).
+bool is_site_root(std::string_view href);
+
 }  // namespace husk

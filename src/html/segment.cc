@@ -12,6 +12,7 @@
 #include "base/text_util.h"
 #include "html/dom_impl.h"
 #include "html/json_ld.h"
+#include "html/prescan.h"
 #include "html/structured.h"
 
 namespace husk {
@@ -384,6 +385,22 @@ std::string subtree_text(const GumboNode* root) {
   return collapse(out);
 }
 
+// Whether an element holds nothing but one link to the site's root
+// (href="/", as the prescan writes an absolute one): a logo, as in
+// <h1><a href="/">Site</a></h1>, not the page's heading.
+bool root_link_only(const GumboNode* node) {
+  const GumboElement* link = nullptr;
+  const GumboVector& kids = node->v.element.children;
+  for (unsigned i = 0; i < kids.length; ++i) {
+    auto* child = static_cast<const GumboNode*>(kids.data[i]);
+    if (child->type == GUMBO_NODE_WHITESPACE || child->type == GUMBO_NODE_COMMENT) continue;
+    if (child->type != GUMBO_NODE_ELEMENT || child->v.element.tag != GUMBO_TAG_A || link != nullptr) return false;
+    link = &child->v.element;
+  }
+  const char* href = link != nullptr ? attr(*link, "href") : nullptr;
+  return href != nullptr && is_site_root(trim(href));
+}
+
 class Segmenter {
  public:
   Segmenter(const SegmentOptions& options, Blocks& out) : options_(options), out_(out), builder_(options.wrap_width) {}
@@ -655,6 +672,7 @@ class Segmenter {
     if (tag == GUMBO_TAG_H1 && (f.h1s.size() < kMaxFacts || out_.first_h1.empty())) {
       std::string text = subtree_text(node);
       if (out_.first_h1.empty()) out_.first_h1 = text;
+      if (f.logos.size() < kMaxFacts && root_link_only(node)) f.logos.push_back(text);
       if (f.h1s.size() < kMaxFacts) f.h1s.push_back(std::move(text));
     }
     const char *itemprop = nullptr, *content = nullptr, *datetime = nullptr, *rel = nullptr;

@@ -47,6 +47,25 @@ constexpr std::size_t kBylineMaxWords = 12;
 
 // ---- Words, for comparing titles ----
 
+// How long a run of title words reads: a word counts once, but a word of
+// a script written without spaces counts its characters, so that a Chinese
+// headline (one \w run or two) outweighs a site's name before it.
+std::size_t reading_length(const std::vector<std::string>& words, std::size_t from, std::size_t to) {
+  std::size_t length = 0;
+  for (std::size_t k = from; k < to; ++k) {
+    const auto* p = reinterpret_cast<const uint8_t*>(words[k].data());
+    const auto n = static_cast<int32_t>(words[k].size());
+    std::size_t unspaced = 0;
+    for (int32_t i = 0; i < n;) {
+      UChar32 c;
+      U8_NEXT(p, i, n, c);
+      unspaced += c >= 0 && is_unspaced_script(static_cast<uint32_t>(c));
+    }
+    length += std::max<std::size_t>(1, unspaced);
+  }
+  return length;
+}
+
 // Whether a title part or <h1> is as long as a headline (above).
 bool headline_sized(std::string_view text, std::size_t words) {
   if (words >= kMinShownTitleWords) return true;
@@ -383,13 +402,17 @@ std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& ke
   const bool site_root = !where.host.empty() && (where.path.empty() || where.path == "/");
   // Whether the <title>'s last `words` words are the story, by that rule.
   auto story_ends_title = [&](std::size_t words) {
-    const std::size_t rest = title_words.size() - std::min(title_words.size(), words);
-    return tag_parts.size() >= 3 ? words > rest : tag_parts.size() == 2 && !site_root && words >= 2 * rest;
+    const std::size_t cut = title_words.size() - std::min(title_words.size(), words);
+    const std::size_t last = reading_length(title_words, cut, title_words.size());
+    const std::size_t rest = reading_length(title_words, 0, cut);
+    return tag_parts.size() >= 3 ? last > rest : tag_parts.size() == 2 && !site_root && 2 * last >= 3 * rest;
   };
   const bool site_first = tag_parts.size() >= 2 && story_ends_title(words_of(tag_parts.back()).size());
   // An <h1> is a candidate unless it is the site's name (the <title> ends
-  // with it, or og:site_name says it), or too long to be a title.
+  // with it, og:site_name says it, or it is the logo: a link to the site's
+  // root and nothing else), or too long to be a title.
   auto usable = [&](const std::string& h1) {
+    if (std::find(blocks.facts.logos.begin(), blocks.facts.logos.end(), h1) != blocks.facts.logos.end()) return false;
     std::vector<std::string> w = words_of(h1);
     if (w.empty() || w.size() > kMaxTitleWords) return false;
     const bool ends_title = ends_with_run(title_words, w) && !story_ends_title(w.size());

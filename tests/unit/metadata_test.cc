@@ -250,6 +250,31 @@ TEST(Metadata, HeadlineNotSiteName) {
       "<html><head><title>Hudsonhubtimes.com - Summa Akron City emergency department to open</title></head>"
       "<body><p>x</p></body></html>");
   EXPECT_EQ(no_h1.title, "Summa Akron City emergency department to open");
+  // An <h1> that is nothing but a link to the site's root is the logo,
+  // whatever the <title> repeats of it; a headline linked to its own page
+  // stays the headline.
+  Metadata logo = meta_of(
+      "<html><head><title>Rivers rise again - Notes - Harbour Blog</title></head><body>"
+      "<h1> <a href=\"https://www.harbourtimes.example/\">Harbour Times</a> </h1>"
+      "<h2>Rivers rise again in the north</h2><p>x</p></body></html>");
+  EXPECT_EQ(logo.title, "Rivers rise again");
+  Metadata relative_logo = meta_of(
+      "<html><head><title>Rivers rise again - Notes - Harbour Blog</title></head><body>"
+      "<h1><a href=\"/\">Harbour Times</a></h1><h2>Rivers rise again in the north</h2><p>x</p></body></html>");
+  EXPECT_EQ(relative_logo.title, "Rivers rise again");
+  Metadata permalink = meta_of(
+      "<html><head><title>Rivers rise again | Harbour Times</title></head><body>"
+      "<h1><a href=\"https://www.harbourtimes.example/2012/01/rivers\">Rivers rise again</a></h1><p>x</p></body></html>");
+  EXPECT_EQ(permalink.title, "Rivers rise again");
+  // A Chinese headline outweighs the site's name by its characters, not
+  // by its one or two \w runs: the <h1> the breadcrumb ends with is the
+  // story, and so is the last of two parts a third longer than the first.
+  Metadata weighed = meta_of(
+      "<html><head><title>千龙网--千龙财富--洋化妆品关税下调逆市涨价 洋奶粉按兵不动</title></head><body>"
+      "<h1>洋化妆品关税下调逆市涨价 洋奶粉按兵不动</h1><p>x</p></body></html>");
+  EXPECT_EQ(weighed.title, "洋化妆品关税下调逆市涨价 洋奶粉按兵不动");
+  Metadata site_before = meta_of("<html><head><title>自由電子報 - 流感再奪2命 累計20死</title></head><body><p>x</p></body></html>");
+  EXPECT_EQ(site_before.title, "流感再奪2命 累計20死");
   // A French title's spaced colon stays where the page does not show a part alone.
   Metadata french = meta_of("<html><head><title>Santé : les hôpitaux ferment</title></head><body><p>x</p></body></html>");
   EXPECT_EQ(french.title, "Santé : les hôpitaux ferment");
