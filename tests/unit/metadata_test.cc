@@ -275,6 +275,15 @@ TEST(Metadata, HeadlineNotSiteName) {
   EXPECT_EQ(weighed.title, "洋化妆品关税下调逆市涨价 洋奶粉按兵不动");
   Metadata site_before = meta_of("<html><head><title>自由電子報 - 流感再奪2命 累計20死</title></head><body><p>x</p></body></html>");
   EXPECT_EQ(site_before.title, "流感再奪2命 累計20死");
+  // What follows a spaced bar in an <h1> is a tagline or the site's name;
+  // a dash is a headline's own punctuation.
+  Metadata bar = meta_of(
+      "<html><head><title>Catering Tips | Cookshack</title></head><body><h1>Catering Tips | Cookshack</h1><p>x</p></body></html>");
+  EXPECT_EQ(bar.title, "Catering Tips");
+  Metadata dash = meta_of(
+      "<html><head><title>2 года – лучшая разница между детьми</title></head><body><h1>2 года – лучшая разница между детьми</h1>"
+      "<p>x</p></body></html>");
+  EXPECT_EQ(dash.title, "2 года – лучшая разница между детьми");
   // A French title's spaced colon stays where the page does not show a part alone.
   Metadata french = meta_of("<html><head><title>Santé : les hôpitaux ferment</title></head><body><p>x</p></body></html>");
   EXPECT_EQ(french.title, "Santé : les hôpitaux ferment");
