@@ -416,6 +416,23 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
     std::vector<std::string> w = words_of(h1);
     if (w.empty() || w.size() > kMaxTitleWords) return false;
     const bool ends_title = ends_with_run(title_words, w) && !story_ends_title(w.size());
+    // Nor is one the <title> gives as a part after its first, shorter than
+    // its longest: a section's or the site's name ("Story | Health | Site",
+    // whose <h1> says "Health"). The first part stays a candidate: a
+    // page of documentation or a shop heads "Flexbox - Learn web
+    // development | MDN" with its own short name. daniel-dev titles 86.8%
+    // -> 87.2% (three gained), WCXB dev 80.2% -> 80.3% (one), none lost.
+    if (tag_parts.size() >= 2) {
+      std::size_t longest = 0, mine = 0;
+      bool is_part = false;
+      for (std::size_t k = 0; k < tag_parts.size(); ++k) {
+        std::vector<std::string> pw = words_of(tag_parts[k]);
+        const std::size_t length = reading_length(pw, 0, pw.size());
+        if (k > 0 && pw == w) { is_part = true; mine = length; }
+        longest = std::max(longest, length);
+      }
+      if (is_part && mine < longest) return false;
+    }
     if (ends_title || (!site_words.empty() && w == site_words) || names_host(w, url)) return false;
     return true;
   };

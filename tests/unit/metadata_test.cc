@@ -275,6 +275,15 @@ TEST(Metadata, HeadlineNotSiteName) {
   EXPECT_EQ(weighed.title, "洋化妆品关税下调逆市涨价 洋奶粉按兵不动");
   Metadata site_before = meta_of("<html><head><title>自由電子報 - 流感再奪2命 累計20死</title></head><body><p>x</p></body></html>");
   EXPECT_EQ(site_before.title, "流感再奪2命 累計20死");
+  // An <h1> that is a later, shorter part of the <title> names its
+  // section; a first part that is shorter names the page.
+  Metadata section_part = meta_of(
+      "<html><head><title>Rivers rise again in the north | World | Daily Planet</title></head><body><h1>World</h1>"
+      "<h2>Rivers rise again in the north</h2><p>x</p></body></html>");
+  EXPECT_EQ(section_part.title, "Rivers rise again in the north");
+  Metadata first_part = meta_of(
+      "<html><head><title>Flexbox - Learn web development | MDN</title></head><body><h1>Flexbox</h1><p>x</p></body></html>");
+  EXPECT_EQ(first_part.title, "Flexbox");
   // What follows a spaced bar in an <h1> is a tagline or the site's name;
   // a dash is a headline's own punctuation.
   Metadata bar = meta_of(
