@@ -488,16 +488,23 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
 }
 
 // The headline, by headline_of_page's rule, less what follows a spaced bar
-// in it ("Best Movers in NYC 2025 | Top 19 Companies", "Catering Tips |
-// Cookshack": a tagline or the site's name): '|' is no punctuation of a
-// sentence, as a dash is (" – " parts Russian and Polish headlines).
-// WCXB dev titles 79.9% -> 80.2% (five pages gained, none lost), daniel-dev
+// in it when the part after the bar is the shorter ("Best Movers in NYC
+// 2025 | Top 19 Companies", "Catering Tips | Cookshack": a tagline or the
+// site's name), not when it is the story ("Milan Design Week 2018 | Michael
+// Anastassiades' light installation for FLOS"): '|' is no punctuation of
+// a sentence, as a dash is (" – " parts Russian and Polish headlines).
+// WCXB dev titles 79.9% -> 80.3% (six pages gained, none lost), daniel-dev
 // 86.7% -> 86.8% (one gained).
 std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& keep, const std::string& headline,
                             const std::string& sitename, std::string_view url) {
   std::string h = headline_of_page(blocks, keep, headline, sitename, url);
   const std::size_t bar = h.find(" | ");
-  if (bar != std::string::npos && headline_sized(h.substr(0, bar), words_of(h.substr(0, bar)).size())) h.resize(bar);
+  if (bar == std::string::npos) return h;
+  const std::string_view rest = std::string_view(h).substr(bar + 3);
+  const std::vector<std::string> before = words_of(h.substr(0, bar)), after = words_of(rest.substr(0, rest.find(" | ")));
+  if (headline_sized(h.substr(0, bar), before.size()) &&
+      reading_length(after, 0, after.size()) < reading_length(before, 0, before.size()))
+    h.resize(bar);
   return h;
 }
 

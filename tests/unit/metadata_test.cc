@@ -284,11 +284,15 @@ TEST(Metadata, HeadlineNotSiteName) {
   Metadata first_part = meta_of(
       "<html><head><title>Flexbox - Learn web development | MDN</title></head><body><h1>Flexbox</h1><p>x</p></body></html>");
   EXPECT_EQ(first_part.title, "Flexbox");
-  // What follows a spaced bar in an <h1> is a tagline or the site's name;
-  // a dash is a headline's own punctuation.
+  // What follows a spaced bar in an <h1> is a tagline or the site's name
+  // when it is the shorter side; a dash is a headline's own punctuation.
   Metadata bar = meta_of(
       "<html><head><title>Catering Tips | Cookshack</title></head><body><h1>Catering Tips | Cookshack</h1><p>x</p></body></html>");
   EXPECT_EQ(bar.title, "Catering Tips");
+  Metadata story_after_bar = meta_of(
+      "<html><head><title>Milan Design Week 2018 | Light installation for a jeweller at the Palazzo</title></head>"
+      "<body><h1>Milan Design Week 2018 | Light installation for a jeweller at the Palazzo</h1><p>x</p></body></html>");
+  EXPECT_EQ(story_after_bar.title, "Milan Design Week 2018 | Light installation for a jeweller at the Palazzo");
   Metadata dash = meta_of(
       "<html><head><title>2 года – лучшая разница между детьми</title></head><body><h1>2 года – лучшая разница между детьми</h1>"
       "<p>x</p></body></html>");
