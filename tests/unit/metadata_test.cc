@@ -171,135 +171,120 @@ TEST(Metadata, DateFormats) {
 }
 
 TEST(Metadata, HeadlineNotSiteName) {
-  // The <h1> the <title> repeats, not the logo's <h1>.
-  Metadata m = meta_of(
-      "<html><head><title>Rivers rise again | Daily Planet</title></head><body><h1>Daily Planet</h1>"
-      "<h1>Rivers rise again</h1><p>x</p></body></html>");
-  EXPECT_EQ(m.title, "Rivers rise again");
-  // No <h1>: the title without the site's name.
-  Metadata t = meta_of("<html><head><title>Quiet streets - Town News</title></head><body><p>x</p></body></html>");
-  EXPECT_EQ(t.title, "Quiet streets");
-  // A template's unknown tag in <head> ends the head: the parser puts the
-  // <title> after it into <body>, and it is still the document's title.
-  Metadata moved = meta_of(
-      "<html><head><meta charset=\"utf-8\"><TEMPLATE_TAG_TITLE><title>Quiet streets - Town News</title>"
-      "</TEMPLATE_TAG_TITLE></head><body><p>x</p><svg><title>An icon</title></svg></body></html>");
-  EXPECT_EQ(moved.title, "Quiet streets");
-  Metadata first = meta_of("<html><head><title>Quiet streets - Town News</title></head><body><p>x</p>"
-                           "<title>Another title</title></body></html>");
-  EXPECT_EQ(first.title, "Quiet streets");
-  // An <h1> that only names the host is the site's.
-  Metadata host = meta_of("<html><head><title>example.org Notes</title></head><body><h1>example.org</h1><p>x</p></body></html>",
-                          "https://example.org/notes");
-  EXPECT_EQ(host.title, "example.org Notes");
-  // A title part the page shows as a line of its own, where the <h1> is a
-  // section's name.
-  Metadata shown = meta_of(
-      "<html><head><title>DAILY PLANET : Rivers rise again in the north</title></head><body><h1>World news</h1>"
-      "<div class=\"headline\">Rivers rise again in the north</div><p>The rivers rose.</p></body></html>");
-  EXPECT_EQ(shown.title, "Rivers rise again in the north");
-  // A section's one-word <h1> in Cyrillic (16 bytes, 8 letters) is no
-  // headline beside a story title, as "Health" is not; a Chinese <h1> of
-  // five characters reads as one.
-  Metadata section = meta_of(
-      "<html><head><title>Стресс может вызвать сыпь у женщин - АиФ</title></head><body><h1>Здоровье</h1>"
-      "<p>Учёные выяснили, что стресс может вызвать сыпь.</p></body></html>");
-  EXPECT_EQ(section.title, "Стресс может вызвать сыпь у женщин");
-  Metadata chinese = meta_of(
-      "<html><head><title>Rivers rise again in the north - Daily Planet</title></head><body><h1>女主播视频</h1>"
-      "<p>x</p></body></html>");
-  EXPECT_EQ(chinese.title, "女主播视频");
-  // Chinese titles set their separators without spaces; a range stays whole.
-  Metadata unspaced = meta_of(
-      "<html><head><title>崔永元缺席中国慈善年会 为农民工主持春节晚会-崔永元-文娱频道</title></head>"
-      "<body><p>x</p></body></html>");
-  EXPECT_EQ(unspaced.title, "崔永元缺席中国慈善年会 为农民工主持春节晚会");
-  Metadata underscore = meta_of(
-      "<html><head><title>报名人数已超去年同期10%_畅游_凤凰网</title></head><body><p>x</p></body></html>");
-  EXPECT_EQ(underscore.title, "报名人数已超去年同期10%");
-  Metadata range = meta_of("<html><head><title>绿景控股净利1900万-2900万</title></head><body><p>x</p></body></html>");
-  EXPECT_EQ(range.title, "绿景控股净利1900万-2900万");
-  Metadata bracketed = meta_of(
-      "<html><head><title>拉斯韦加斯国际消费电子展四大看点-《财经网》</title></head><body><p>x</p></body></html>");
-  EXPECT_EQ(bracketed.title, "拉斯韦加斯国际消费电子展四大看点");
-  // A <title> that ends with its <h1> puts the site first when the <h1> is
-  // longer than the rest of a breadcrumb, or twice as long as the site's
-  // part of two; a site's root shows its tagline, a short story stays the
-  // story beside a long site name.
-  Metadata breadcrumb = meta_of(
-      "<html><head><title>News - Health &amp; Business - Company calls a meeting on the twentieth</title></head>"
-      "<body><h1>Company calls a meeting on the twentieth</h1><p>x</p></body></html>");
-  EXPECT_EQ(breadcrumb.title, "Company calls a meeting on the twentieth");
-  Metadata site_first = meta_of(
-      "<html><head><title>BBC News - Malt whisky breaks world record at auction</title></head>"
-      "<body><h1>Malt whisky breaks world record at auction</h1><p>x</p></body></html>",
-      "https://www.bbc.co.uk/news/uk-scotland-16520924");
-  EXPECT_EQ(site_first.title, "Malt whisky breaks world record at auction");
-  Metadata tagline = meta_of(
-      "<html><head><title>Hugging Face - The AI community building the future.</title></head>"
-      "<body><h1>The AI community building the future.</h1><p>x</p></body></html>",
-      "https://huggingface.co/");
-  EXPECT_EQ(tagline.title, "Hugging Face");
-  Metadata long_site = meta_of(
-      "<html><head><title>What Is Ownership? - The Rust Programming Language</title></head>"
-      "<body><h1>The Rust Programming Language</h1><p>x</p></body></html>",
-      "https://doc.rust-lang.org/book/ch04-01-what-is-ownership.html");
-  EXPECT_EQ(long_site.title, "What Is Ownership?");
-  // Without an <h1>, the last part of a title that puts the site first.
-  Metadata no_h1 = meta_of(
-      "<html><head><title>Hudsonhubtimes.com - Summa Akron City emergency department to open</title></head>"
-      "<body><p>x</p></body></html>");
-  EXPECT_EQ(no_h1.title, "Summa Akron City emergency department to open");
-  // An <h1> that is nothing but a link to the site's root is the logo,
-  // whatever the <title> repeats of it; a headline linked to its own page
-  // stays the headline.
-  Metadata logo = meta_of(
-      "<html><head><title>Rivers rise again - Notes - Harbour Blog</title></head><body>"
-      "<h1> <a href=\"https://www.harbourtimes.example/\">Harbour Times</a> </h1>"
-      "<h2>Rivers rise again in the north</h2><p>x</p></body></html>");
-  EXPECT_EQ(logo.title, "Rivers rise again");
-  Metadata relative_logo = meta_of(
-      "<html><head><title>Rivers rise again - Notes - Harbour Blog</title></head><body>"
-      "<h1><a href=\"/\">Harbour Times</a></h1><h2>Rivers rise again in the north</h2><p>x</p></body></html>");
-  EXPECT_EQ(relative_logo.title, "Rivers rise again");
-  Metadata permalink = meta_of(
-      "<html><head><title>Rivers rise again | Harbour Times</title></head><body>"
-      "<h1><a href=\"https://www.harbourtimes.example/2012/01/rivers\">Rivers rise again</a></h1><p>x</p></body></html>");
-  EXPECT_EQ(permalink.title, "Rivers rise again");
-  // A Chinese headline outweighs the site's name by its characters, not
-  // by its one or two \w runs: the <h1> the breadcrumb ends with is the
-  // story, and so is the last of two parts a third longer than the first.
-  Metadata weighed = meta_of(
-      "<html><head><title>千龙网--千龙财富--洋化妆品关税下调逆市涨价 洋奶粉按兵不动</title></head><body>"
-      "<h1>洋化妆品关税下调逆市涨价 洋奶粉按兵不动</h1><p>x</p></body></html>");
-  EXPECT_EQ(weighed.title, "洋化妆品关税下调逆市涨价 洋奶粉按兵不动");
-  Metadata site_before = meta_of("<html><head><title>自由電子報 - 流感再奪2命 累計20死</title></head><body><p>x</p></body></html>");
-  EXPECT_EQ(site_before.title, "流感再奪2命 累計20死");
-  // An <h1> that is a later, shorter part of the <title> names its
-  // section; a first part that is shorter names the page.
-  Metadata section_part = meta_of(
-      "<html><head><title>Rivers rise again in the north | World | Daily Planet</title></head><body><h1>World</h1>"
-      "<h2>Rivers rise again in the north</h2><p>x</p></body></html>");
-  EXPECT_EQ(section_part.title, "Rivers rise again in the north");
-  Metadata first_part = meta_of(
-      "<html><head><title>Flexbox - Learn web development | MDN</title></head><body><h1>Flexbox</h1><p>x</p></body></html>");
-  EXPECT_EQ(first_part.title, "Flexbox");
-  // What follows a spaced bar in an <h1> is a tagline or the site's name
-  // when it is the shorter side; a dash is a headline's own punctuation.
-  Metadata bar = meta_of(
-      "<html><head><title>Catering Tips | Cookshack</title></head><body><h1>Catering Tips | Cookshack</h1><p>x</p></body></html>");
-  EXPECT_EQ(bar.title, "Catering Tips");
-  Metadata story_after_bar = meta_of(
-      "<html><head><title>Milan Design Week 2018 | Light installation for a jeweller at the Palazzo</title></head>"
-      "<body><h1>Milan Design Week 2018 | Light installation for a jeweller at the Palazzo</h1><p>x</p></body></html>");
-  EXPECT_EQ(story_after_bar.title, "Milan Design Week 2018 | Light installation for a jeweller at the Palazzo");
-  Metadata dash = meta_of(
-      "<html><head><title>2 года – лучшая разница между детьми</title></head><body><h1>2 года – лучшая разница между детьми</h1>"
-      "<p>x</p></body></html>");
-  EXPECT_EQ(dash.title, "2 года – лучшая разница между детьми");
-  // A French title's spaced colon stays where the page does not show a part alone.
-  Metadata french = meta_of("<html><head><title>Santé : les hôpitaux ferment</title></head><body><p>x</p></body></html>");
-  EXPECT_EQ(french.title, "Santé : les hôpitaux ferment");
+  // Each case: the page, its URL (nullptr: a story's on news.example) and
+  // the headline.
+  struct Case {
+    const char* html;
+    const char* url;
+    const char* title;
+  };
+  const Case cases[] = {
+      // The <h1> the <title> repeats, not the logo's <h1>.
+      {"<html><head><title>Rivers rise again | Daily Planet</title></head><body><h1>Daily Planet</h1>"
+       "<h1>Rivers rise again</h1><p>x</p></body></html>",
+       nullptr, "Rivers rise again"},
+      // No <h1>: the title without the site's name.
+      {"<html><head><title>Quiet streets - Town News</title></head><body><p>x</p></body></html>",
+       nullptr, "Quiet streets"},
+      // A template's unknown tag in <head> ends the head: the parser puts the
+      // <title> after it into <body>, and it is still the document's title.
+      {"<html><head><meta charset=\"utf-8\"><TEMPLATE_TAG_TITLE><title>Quiet streets - Town News</title>"
+       "</TEMPLATE_TAG_TITLE></head><body><p>x</p><svg><title>An icon</title></svg></body></html>",
+       nullptr, "Quiet streets"},
+      {"<html><head><title>Quiet streets - Town News</title></head><body><p>x</p>"
+       "<title>Another title</title></body></html>",
+       nullptr, "Quiet streets"},
+      // An <h1> that only names the host is the site's.
+      {"<html><head><title>example.org Notes</title></head><body><h1>example.org</h1><p>x</p></body></html>",
+       "https://example.org/notes", "example.org Notes"},
+      // A title part the page shows as a line of its own, where the <h1> is a
+      // section's name.
+      {"<html><head><title>DAILY PLANET : Rivers rise again in the north</title></head><body><h1>World news</h1>"
+       "<div class=\"headline\">Rivers rise again in the north</div><p>The rivers rose.</p></body></html>",
+       nullptr, "Rivers rise again in the north"},
+      // A section's one-word <h1> in Cyrillic (16 bytes, 8 letters) is no
+      // headline beside a story title, as "Health" is not; a Chinese <h1> of
+      // five characters reads as one.
+      {"<html><head><title>Стресс может вызвать сыпь у женщин - АиФ</title></head><body><h1>Здоровье</h1>"
+       "<p>Учёные выяснили, что стресс может вызвать сыпь.</p></body></html>",
+       nullptr, "Стресс может вызвать сыпь у женщин"},
+      {"<html><head><title>Rivers rise again in the north - Daily Planet</title></head><body><h1>女主播视频</h1>"
+       "<p>x</p></body></html>",
+       nullptr, "女主播视频"},
+      // Chinese titles set their separators without spaces; a range stays whole.
+      {"<html><head><title>崔永元缺席中国慈善年会 为农民工主持春节晚会-崔永元-文娱频道</title></head>"
+       "<body><p>x</p></body></html>",
+       nullptr, "崔永元缺席中国慈善年会 为农民工主持春节晚会"},
+      {"<html><head><title>报名人数已超去年同期10%_畅游_凤凰网</title></head><body><p>x</p></body></html>",
+       nullptr, "报名人数已超去年同期10%"},
+      {"<html><head><title>绿景控股净利1900万-2900万</title></head><body><p>x</p></body></html>",
+       nullptr, "绿景控股净利1900万-2900万"},
+      {"<html><head><title>拉斯韦加斯国际消费电子展四大看点-《财经网》</title></head><body><p>x</p></body></html>",
+       nullptr, "拉斯韦加斯国际消费电子展四大看点"},
+      // A <title> that ends with its <h1> puts the site first when the <h1> is
+      // longer than the rest of a breadcrumb, or twice as long as the site's
+      // part of two; a site's root shows its tagline, a short story stays the
+      // story beside a long site name.
+      {"<html><head><title>News - Health &amp; Business - Company calls a meeting on the twentieth</title></head>"
+       "<body><h1>Company calls a meeting on the twentieth</h1><p>x</p></body></html>",
+       nullptr, "Company calls a meeting on the twentieth"},
+      {"<html><head><title>BBC News - Malt whisky breaks world record at auction</title></head>"
+       "<body><h1>Malt whisky breaks world record at auction</h1><p>x</p></body></html>",
+       "https://www.bbc.co.uk/news/uk-scotland-16520924", "Malt whisky breaks world record at auction"},
+      {"<html><head><title>Hugging Face - The AI community building the future.</title></head>"
+       "<body><h1>The AI community building the future.</h1><p>x</p></body></html>",
+       "https://huggingface.co/", "Hugging Face"},
+      {"<html><head><title>What Is Ownership? - The Rust Programming Language</title></head>"
+       "<body><h1>The Rust Programming Language</h1><p>x</p></body></html>",
+       "https://doc.rust-lang.org/book/ch04-01-what-is-ownership.html", "What Is Ownership?"},
+      // Without an <h1>, the last part of a title that puts the site first.
+      {"<html><head><title>Hudsonhubtimes.com - Summa Akron City emergency department to open</title></head>"
+       "<body><p>x</p></body></html>",
+       nullptr, "Summa Akron City emergency department to open"},
+      // An <h1> that is nothing but a link to the site's root is the logo,
+      // whatever the <title> repeats of it; a headline linked to its own page
+      // stays the headline.
+      {"<html><head><title>Rivers rise again - Notes - Harbour Blog</title></head><body>"
+       "<h1> <a href=\"https://www.harbourtimes.example/\">Harbour Times</a> </h1>"
+       "<h2>Rivers rise again in the north</h2><p>x</p></body></html>",
+       nullptr, "Rivers rise again"},
+      {"<html><head><title>Rivers rise again - Notes - Harbour Blog</title></head><body>"
+       "<h1><a href=\"/\">Harbour Times</a></h1><h2>Rivers rise again in the north</h2><p>x</p></body></html>",
+       nullptr, "Rivers rise again"},
+      {"<html><head><title>Rivers rise again | Harbour Times</title></head><body>"
+       "<h1><a href=\"https://www.harbourtimes.example/2012/01/rivers\">Rivers rise again</a></h1><p>x</p></body></html>",
+       nullptr, "Rivers rise again"},
+      // A Chinese headline outweighs the site's name by its characters, not
+      // by its one or two \w runs: the <h1> the breadcrumb ends with is the
+      // story, and so is the last of two parts a third longer than the first.
+      {"<html><head><title>千龙网--千龙财富--洋化妆品关税下调逆市涨价 洋奶粉按兵不动</title></head><body>"
+       "<h1>洋化妆品关税下调逆市涨价 洋奶粉按兵不动</h1><p>x</p></body></html>",
+       nullptr, "洋化妆品关税下调逆市涨价 洋奶粉按兵不动"},
+      {"<html><head><title>自由電子報 - 流感再奪2命 累計20死</title></head><body><p>x</p></body></html>",
+       nullptr, "流感再奪2命 累計20死"},
+      // An <h1> that is a later, shorter part of the <title> names its
+      // section; a first part that is shorter names the page.
+      {"<html><head><title>Rivers rise again in the north | World | Daily Planet</title></head><body><h1>World</h1>"
+       "<h2>Rivers rise again in the north</h2><p>x</p></body></html>",
+       nullptr, "Rivers rise again in the north"},
+      {"<html><head><title>Flexbox - Learn web development | MDN</title></head><body><h1>Flexbox</h1><p>x</p></body></html>",
+       nullptr, "Flexbox"},
+      // What follows a spaced bar in an <h1> is a tagline or the site's name
+      // when it is the shorter side; a dash is a headline's own punctuation.
+      {"<html><head><title>Catering Tips | Cookshack</title></head><body><h1>Catering Tips | Cookshack</h1><p>x</p></body></html>",
+       nullptr, "Catering Tips"},
+      {"<html><head><title>Milan Design Week 2018 | Light installation for a jeweller at the Palazzo</title></head>"
+       "<body><h1>Milan Design Week 2018 | Light installation for a jeweller at the Palazzo</h1><p>x</p></body></html>",
+       nullptr, "Milan Design Week 2018 | Light installation for a jeweller at the Palazzo"},
+      {"<html><head><title>2 года – лучшая разница между детьми</title></head><body><h1>2 года – лучшая разница между детьми</h1>"
+       "<p>x</p></body></html>",
+       nullptr, "2 года – лучшая разница между детьми"},
+      // A French title's spaced colon stays where the page does not show a part alone.
+      {"<html><head><title>Santé : les hôpitaux ferment</title></head><body><p>x</p></body></html>",
+       nullptr, "Santé : les hôpitaux ferment"},
+  };
+  for (const Case& c : cases)
+    EXPECT_EQ((c.url != nullptr ? meta_of(c.html, c.url) : meta_of(c.html)).title, c.title) << c.html;
 }
 
 TEST(Metadata, CanonicalAndDescription) {
