@@ -47,38 +47,38 @@ constexpr std::size_t kBylineMaxWords = 12;
 
 // ---- Words, for comparing titles ----
 
+// Characters of a text, and of them those of a script written without
+// spaces.
+struct CharCount {
+  std::size_t chars = 0, unspaced = 0;
+};
+CharCount count_chars(std::string_view text) {
+  CharCount count;
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const auto n = static_cast<int32_t>(text.size());
+  for (int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(p, i, n, c);
+    ++count.chars;
+    count.unspaced += c >= 0 && is_unspaced_script(static_cast<uint32_t>(c));
+  }
+  return count;
+}
+
 // How long a run of title words reads: a word counts once, but a word of
 // a script written without spaces counts its characters, so that a Chinese
 // headline (one \w run or two) outweighs a site's name before it.
 std::size_t reading_length(const std::vector<std::string>& words, std::size_t from, std::size_t to) {
   std::size_t length = 0;
-  for (std::size_t k = from; k < to; ++k) {
-    const auto* p = reinterpret_cast<const uint8_t*>(words[k].data());
-    const auto n = static_cast<int32_t>(words[k].size());
-    std::size_t unspaced = 0;
-    for (int32_t i = 0; i < n;) {
-      UChar32 c;
-      U8_NEXT(p, i, n, c);
-      unspaced += c >= 0 && is_unspaced_script(static_cast<uint32_t>(c));
-    }
-    length += std::max<std::size_t>(1, unspaced);
-  }
+  for (std::size_t k = from; k < to; ++k) length += std::max<std::size_t>(1, count_chars(words[k]).unspaced);
   return length;
 }
 
 // Whether a title part or <h1> is as long as a headline (above).
 bool headline_sized(std::string_view text, std::size_t words) {
   if (words >= kMinShownTitleWords) return true;
-  std::size_t chars = 0, unspaced = 0;
-  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
-  const auto n = static_cast<int32_t>(text.size());
-  for (int32_t i = 0; i < n;) {
-    UChar32 c;
-    U8_NEXT(p, i, n, c);
-    ++chars;
-    unspaced += c >= 0 && is_unspaced_script(static_cast<uint32_t>(c));
-  }
-  return chars >= kMinShownTitleChars || unspaced >= kMinShownTitleUnspaced;
+  const CharCount count = count_chars(text);
+  return count.chars >= kMinShownTitleChars || count.unspaced >= kMinShownTitleUnspaced;
 }
 
 // Lower-cased words: runs of ASCII letters and digits and of any non-ASCII
@@ -408,31 +408,35 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
     return tag_parts.size() >= 3 ? last > rest : tag_parts.size() == 2 && !site_root && 2 * last >= 3 * rest;
   };
   const bool site_first = tag_parts.size() >= 2 && story_ends_title(words_of(tag_parts.back()).size());
+  // The <title>'s parts after its first that are shorter than its longest:
+  // where sections and the site's name go ("Story | Health | Site"). The
+  // first part is not among them: a page of documentation or a shop heads
+  // "Flexbox - Learn web development | MDN" with its own short name.
+  // daniel-dev titles 86.8% -> 87.2% (three gained), WCXB dev 80.2% ->
+  // 80.3% (one), none lost.
+  std::vector<std::vector<std::string>> section_parts;
+  if (tag_parts.size() >= 2) {
+    std::vector<std::pair<std::vector<std::string>, std::size_t>> weighed;
+    std::size_t longest = 0;
+    for (const std::string& part : tag_parts) {
+      std::vector<std::string> w = words_of(part);
+      const std::size_t length = reading_length(w, 0, w.size());
+      longest = std::max(longest, length);
+      weighed.emplace_back(std::move(w), length);
+    }
+    for (std::size_t k = 1; k < weighed.size(); ++k)
+      if (weighed[k].second < longest) section_parts.push_back(std::move(weighed[k].first));
+  }
   // An <h1> is a candidate unless it is the site's name (the <title> ends
   // with it, og:site_name says it, or it is the logo: a link to the site's
-  // root and nothing else), or too long to be a title.
+  // root and nothing else), a section's, or too long to be a title.
   auto usable = [&](const std::string& h1) {
     if (std::find(blocks.facts.logos.begin(), blocks.facts.logos.end(), h1) != blocks.facts.logos.end()) return false;
     std::vector<std::string> w = words_of(h1);
     if (w.empty() || w.size() > kMaxTitleWords) return false;
     const bool ends_title = ends_with_run(title_words, w) && !story_ends_title(w.size());
-    // Nor is one the <title> gives as a part after its first, shorter than
-    // its longest: a section's or the site's name ("Story | Health | Site",
-    // whose <h1> says "Health"). The first part stays a candidate: a
-    // page of documentation or a shop heads "Flexbox - Learn web
-    // development | MDN" with its own short name. daniel-dev titles 86.8%
-    // -> 87.2% (three gained), WCXB dev 80.2% -> 80.3% (one), none lost.
-    if (tag_parts.size() >= 2) {
-      std::size_t longest = 0, mine = 0;
-      bool is_part = false;
-      for (std::size_t k = 0; k < tag_parts.size(); ++k) {
-        std::vector<std::string> pw = words_of(tag_parts[k]);
-        const std::size_t length = reading_length(pw, 0, pw.size());
-        if (k > 0 && pw == w) { is_part = true; mine = length; }
-        longest = std::max(longest, length);
-      }
-      if (is_part && mine < longest) return false;
-    }
+    // Nor is a section's name the <title> gives (above).
+    if (std::find(section_parts.begin(), section_parts.end(), w) != section_parts.end()) return false;
     if (ends_title || (!site_words.empty() && w == site_words) || names_host(w, url)) return false;
     return true;
   };
