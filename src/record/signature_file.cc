@@ -38,7 +38,7 @@ std::optional<T> take_optional(ByteReader& r) {
 }
 
 // One record's payload; false when it is malformed.
-bool decode_payload(std::string_view payload, DedupPage& page) {
+bool decode_fields(std::string_view payload, DedupPage& page) {
   ByteReader r{payload};
   page.id = r.string();
   page.url = r.string();
@@ -62,6 +62,16 @@ bool decode_payload(std::string_view payload, DedupPage& page) {
   s.supershingles = r.list<uint64_t>();
   s.spotsigs = r.list<uint32_t>();
   return r.ok && r.in.empty();
+}
+
+// One record's payload against its check, decoded: what is wrong with it,
+// the same for a file and for pages sent between ranks.
+Status decode_payload(std::string_view payload, uint32_t check, DedupPage& page) {
+  if (check != static_cast<uint32_t>(xxh64(payload, 0))) return Status(Code::kCorrupt, "checksum mismatch");
+  page = DedupPage();
+  if (!decode_fields(payload, page)) return Status(Code::kCorrupt, "malformed record");
+  if (page.sig.supershingles.size() > kMaxSupershingles) return Status(Code::kCorrupt, "more than 64 super-shingles");
+  return Status();
 }
 
 }  // namespace
@@ -133,10 +143,8 @@ Status read_signature_file(const std::string& path, const std::function<void(Ded
     payload.resize(length);
     if (!in.read(payload.data(), length) || !in.read(reinterpret_cast<char*>(&check), sizeof(check)))
       return bad(offset, "truncated record");
-    if (check != static_cast<uint32_t>(xxh64(payload, 0))) return bad(offset, "checksum mismatch");
     DedupPage page;
-    if (!decode_payload(payload, page)) return bad(offset, "malformed record");
-    if (page.sig.supershingles.size() > kMaxSupershingles) return bad(offset, "more than 64 super-shingles");
+    if (Status st = decode_payload(payload, check, page); !st.ok()) return bad(offset, st.message());
     each(std::move(page));
     offset += sizeof(length) + length + sizeof(check);
   }
@@ -145,15 +153,11 @@ Status read_signature_file(const std::string& path, const std::function<void(Ded
 Status take_signature_record(std::string_view& in, DedupPage& page) {
   uint32_t length = 0, check = 0;
   if (!take_bytes(in, length) || length > kMaxPayload || in.size() < std::size_t(length) + sizeof(check))
-    return Status(Code::kCorrupt, "truncated signature record");
+    return Status(Code::kCorrupt, "truncated record");
   const std::string_view payload = in.substr(0, length);
   in.remove_prefix(length);
   take_bytes(in, check);
-  if (check != static_cast<uint32_t>(xxh64(payload, 0))) return Status(Code::kCorrupt, "signature record checksum mismatch");
-  page = DedupPage();
-  if (!decode_payload(payload, page) || page.sig.supershingles.size() > kMaxSupershingles)
-    return Status(Code::kCorrupt, "malformed signature record");
-  return Status();
+  return decode_payload(payload, check, page);
 }
 
 }  // namespace husk
