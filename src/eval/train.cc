@@ -16,6 +16,7 @@
 #include "base/url.h"
 #include "eval/eval.h"
 #include "extract/features.h"
+#include "extract/model.h"
 #include "extract/registry.h"
 #include "husk/normalize.h"
 #include "ingest/gz_reader.h"
@@ -576,7 +577,10 @@ KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& proba
                        const std::vector<double>& words) {
   KeptBlocks out;
   out.keep.resize(probability.size());
-  for (std::size_t b = 0; b < out.keep.size(); ++b) out.keep[b] = probability[b] >= threshold;
+  float best = 0;
+  for (float p : probability) best = std::max(best, p);
+  const double cut = page_threshold(threshold, best);
+  for (std::size_t b = 0; b < out.keep.size(); ++b) out.keep[b] = probability[b] >= cut;
   if (page.type == "forum" || page.comment_sections.empty()) return out;
   out.comments = take_out_comments(page.comment_sections, words, out.keep);
   return out;

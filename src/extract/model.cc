@@ -2,7 +2,10 @@
 
 #include <xgboost/c_api.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <cstdio>
 #include <mutex>
 
@@ -119,6 +122,10 @@ Result<std::vector<float>> TreeModel::margins(const float* rows, std::size_t n, 
 
 namespace {
 
+// How many of the first rounds' best rows are scored whole first when a
+// page's best block is in doubt (above_threshold).
+constexpr std::size_t kBestRows = 8;
+
 // The margins of rows [0, n) for trees [begin, end), kDeadlineRows at a time.
 Result<std::vector<float>> margins_by_chunk(const TreeModel& model, const float* rows, std::size_t n,
                                             std::size_t columns, int begin, int end, const Deadline& deadline) {
@@ -144,7 +151,8 @@ Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::
   std::vector<uint8_t> out;
   if (columns == 0 || rows.empty()) return out;
   const std::size_t n = rows.size() / columns;
-  const auto cut = static_cast<float>(std::log(threshold / (1.0 - threshold))) - model.base_margin();
+  const float base = model.base_margin();
+  auto margin_of = [&](double p) { return static_cast<float>(std::log(p / (1.0 - p))) - base; };
   const int all = model.rounds();
   const int share = static_cast<int>(staged.first_share * all);
   const int first = share > 0 && share < all ? share : all;
@@ -152,29 +160,63 @@ Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::
   if (!score.ok()) return score.status();
   if (score->size() != n) return Status(Code::kInternal, "the model gave " + std::to_string(score->size()) +
                                                              " scores for " + std::to_string(n) + " rows");
-  if (first < all) {
+  // Rows the remaining rounds have scored (every row when there are none).
+  std::vector<uint8_t> finished(n, first < all ? 0 : 1);
+  auto finish = [&](auto&& wanted) -> Status {
     std::vector<std::size_t> open;
     std::vector<float> open_rows;
     for (std::size_t i = 0; i < n; ++i) {
-      if (std::fabs((*score)[i] - cut) >= staged.settled_margin) continue;
+      if (finished[i] || !wanted(i)) continue;
       open.push_back(i);
       open_rows.insert(open_rows.end(), rows.begin() + static_cast<std::ptrdiff_t>(i * columns),
                        rows.begin() + static_cast<std::ptrdiff_t>((i + 1) * columns));
     }
-    if (!open.empty()) {
-      Result<std::vector<float>> rest =
-          margins_by_chunk(model, open_rows.data(), open.size(), columns, first, all, deadline);
-      if (!rest.ok()) return rest.status();
-      if (rest->size() != open.size()) return Status(Code::kInternal, "the model scored the wrong number of rows");
-      for (std::size_t k = 0; k < open.size(); ++k) (*score)[open[k]] += (*rest)[k];
+    if (open.empty()) return Status();
+    Result<std::vector<float>> rest = margins_by_chunk(model, open_rows.data(), open.size(), columns, first, all, deadline);
+    if (!rest.ok()) return rest.status();
+    if (rest->size() != open.size()) return Status(Code::kInternal, "the model scored the wrong number of rows");
+    for (std::size_t k = 0; k < open.size(); ++k) {
+      (*score)[open[k]] += (*rest)[k];
+      finished[open[k]] = 1;
+    }
+    return Status();
+  };
+  // The page's best block (page_threshold). Unless the first rounds already
+  // put it beyond doubt, it is found by scoring whole the rows that may turn
+  // out best: the remaining rounds move a row by less than the settled
+  // margin, so a row that many log-odds below a whole score cannot overtake
+  // it. The first rounds' few best go first; most pages need no more.
+  float best = *std::max_element(score->begin(), score->end());
+  const float sure = margin_of(kSureProbability);
+  if (first < all && best < sure + staged.settled_margin) {
+    std::vector<float> top(*score);
+    const std::size_t few = std::min<std::size_t>(kBestRows, n);
+    std::nth_element(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(few - 1), top.end(), std::greater<>());
+    const float first_few = top[few - 1];
+    if (Status st = finish([&](std::size_t i) { return (*score)[i] >= first_few; }); !st.ok()) return st;
+    auto whole_best = [&] {
+      float b = -std::numeric_limits<float>::infinity();
+      for (std::size_t i = 0; i < n; ++i)
+        if (finished[i]) b = std::max(b, (*score)[i]);
+      return b;
+    };
+    best = whole_best();
+    if (best < sure) {
+      const float reach = best - staged.settled_margin;
+      if (Status st = finish([&](std::size_t i) { return (*score)[i] > reach; }); !st.ok()) return st;
+      best = whole_best();
     }
   }
+  const double best_probability = 1.0 / (1.0 + std::exp(-(static_cast<double>(best) + base)));
+  const float cut = margin_of(page_threshold(threshold, best_probability));
+  if (Status st = finish([&](std::size_t i) { return std::fabs((*score)[i] - cut) < staged.settled_margin; });
+      !st.ok())
+    return st;
   out.resize(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = (*score)[i] >= cut;
   if (probability != nullptr) {
     probability->resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-      (*probability)[i] = 1.0f / (1.0f + std::exp(-((*score)[i] + model.base_margin())));
+    for (std::size_t i = 0; i < n; ++i) (*probability)[i] = 1.0f / (1.0f + std::exp(-((*score)[i] + base)));
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #include "eval/eval.h"
 #include "eval/report.h"
 #include "eval/train.h"
+#include "extract/model.h"
 #include "husk/normalize.h"
 #include "unit/test_util.h"
 
@@ -244,6 +245,24 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   EXPECT_EQ(kept_blocks(page, {0.3f, 0.8f}, 0.5, words).keep, (std::vector<uint8_t>{0, 1}));
   page.type = "forum";
   EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words).keep, (std::vector<uint8_t>{1, 1}));
+}
+
+// A page whose best block passes the threshold but is doubted holds its
+// blocks to the threshold scaled by that block's probability over
+// kSureProbability; a page with a block at kSureProbability or above, or
+// with none at the threshold, to the threshold itself.
+TEST(CrossValidation, HoldsADoubtedPageToItsBestBlock) {
+  EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.99), 0.5);
+  EXPECT_DOUBLE_EQ(page_threshold(0.5, kSureProbability), 0.5);
+  EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.49), 0.5);
+  EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.735), 0.375);
+  TrainingPage page;
+  page.type = "listing";
+  const std::vector<double> words = {5, 5, 5, 5};
+  EXPECT_EQ(kept_blocks(page, {0.99f, 0.45f, 0.3f, 0.1f}, 0.5, words).keep, (std::vector<uint8_t>{1, 0, 0, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.735f, 0.45f, 0.38f, 0.3f}, 0.5, words).keep, (std::vector<uint8_t>{1, 1, 1, 0}));
+  // No block at the threshold: the page keeps none.
+  EXPECT_EQ(kept_blocks(page, {0.49f, 0.45f, 0.3f, 0.1f}, 0.5, words).keep, (std::vector<uint8_t>{0, 0, 0, 0}));
 }
 
 }  // namespace
