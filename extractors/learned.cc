@@ -53,8 +53,9 @@ class LearnedExtractor final : public Extractor {
     }
     if (page.blocks.blocks.empty()) return f->density;
     std::vector<float> probability;
+    double cut = 0;
     Result<std::vector<uint8_t>> keep = above_threshold(*model_, f->rows, features_.columns(), threshold_,
-                                                        kStagedDecision, page.deadline, &probability);
+                                                        kStagedDecision, page.deadline, &probability, &cut);
     // Out of time: the processor fails the page; nothing more to compute.
     if (!keep.ok() && keep.status().code() == Code::kTimeout) return Labels{};
     if (!keep.ok() || keep->size() != page.blocks.blocks.size()) {
@@ -64,6 +65,7 @@ class LearnedExtractor final : public Extractor {
     }
     Labels out;
     out.keep = std::move(*keep);
+    out.threshold = cut;
     if (std::find(out.keep.begin(), out.keep.end(), 1) == out.keep.end() && visible_words(page.blocks) < kStubWords)
       out = emptied(page, f->density);
     out.probability = std::move(probability);

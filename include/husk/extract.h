@@ -280,6 +280,9 @@ struct Labels {
   // The block model's probability that each block is content, when it ran
   // (the learned extractor's own, or the cascade's for the quality score).
   std::vector<float> probability;
+  // The probability a block needed to be kept on this page, when the block
+  // model decided it (the page's threshold, docs/architecture.md); 0 else.
+  double threshold = 0;
   std::vector<std::string> warnings;
   std::string extractor;  // the extractor that labelled the page
 };

@@ -95,10 +95,12 @@ inline double page_threshold(double threshold, double best_probability) {
 // them: a page of a million blocks stops within one chunk's time of it.
 inline constexpr std::size_t kDeadlineRows = 8192;
 // With `probability`, each row's probability as the trees that scored it
-// give it (a settled row's from the first share of the rounds).
+// give it (a settled row's from the first share of the rounds); with
+// `page_cut`, the page's threshold.
 Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::vector<float>& rows,
                                              std::size_t columns, double threshold, const StagedDecision& staged,
-                                             const Deadline& deadline = {}, std::vector<float>* probability = nullptr);
+                                             const Deadline& deadline = {}, std::vector<float>* probability = nullptr,
+                                             double* page_cut = nullptr);
 
 // The models compiled into husk (config/models/), or an error saying why
 // one cannot be loaded.

@@ -116,6 +116,13 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
          "</span><span>" + figures + "</span><span id=\"counts\">" + std::to_string(kept) + " blocks kept, " +
          std::to_string(removed) + " removed (" + std::to_string(comments) +
          " by the comment rule)</span></p>\n";
+  if (labels.threshold > 0) {
+    char cut[32];
+    std::snprintf(cut, sizeof cut, "%.3f", labels.threshold);
+    out += "<p class=\"summary\" id=\"threshold\" data-threshold=\"" + std::string(cut) +
+           "\"><span>the block model keeps a block at probability " + cut +
+           " or more on this page (its threshold, scaled down on a page whose best block is under 0.98)</span></p>\n";
+  }
   for (const std::string& w : result.warnings) out += "<p class=\"warning\">warning: " + esc(w) + "</p>\n";
 
   // The record as husk extract writes it (its page part, from the field

@@ -39,6 +39,27 @@ std::vector<Shown> blocks_shown(const std::string& html) {
   return out;
 }
 
+// The page's threshold and the number of blocks the learned model
+// decided, each kept at or above it and removed below it.
+std::pair<std::size_t, double> model_blocks_beside_threshold(const std::string& html) {
+  std::smatch cut;
+  if (!std::regex_search(html, cut, std::regex("data-threshold=\"([0-9.]+)\""))) return {0, 0.0};
+  const double threshold = std::stod(cut[1]);
+  static const std::regex kDecided(
+      "<div class=\"block (kept|removed)\" id=\"b\\d+\" data-stage=\"learned model\" data-xpath=\"[^\"]*\" "
+      "data-probability=\"([0-9.]+)\">");
+  std::size_t decided = 0;
+  for (std::sregex_iterator it(html.begin(), html.end(), kDecided), end; it != end; ++it, ++decided) {
+    const double p = std::stod((*it)[2]);
+    if ((*it)[1] == "kept") {
+      EXPECT_GE(p, threshold - 0.0005);
+    } else {
+      EXPECT_LE(p, threshold + 0.0005);
+    }
+  }
+  return {decided, threshold};
+}
+
 // The kept blocks are husk extract's text, paragraph by paragraph; each
 // block names the stage and an XPath; the metadata says where it was read.
 TEST(Explain, ThePageShowsWhatHuskExtractKeepsAndWhy) {
@@ -63,6 +84,20 @@ TEST(Explain, ThePageShowsWhatHuskExtractKeepsAndWhy) {
   EXPECT_NE(html.find("<td>title</td><td>" + record["title"].get<std::string>() + "</td><td>the headline rule"),
             std::string::npos);
   EXPECT_NE(html.find(std::to_string(kept) + " blocks kept"), std::string::npos);
+  EXPECT_EQ(model_blocks_beside_threshold(html), std::make_pair(shown.size(), 0.5));
+}
+
+// A listing the model is unsure of: its best block is under 0.98, so the
+// page's threshold is below the model's 0.50, and the blocks keep to it.
+TEST(Explain, ShowsTheThresholdOfAPageWhoseBestBlockIsDoubted) {
+  const std::string wcxb = test::dataset("wcxb-dev");
+  if (wcxb.empty()) GTEST_SKIP() << "no wcxb-dev";
+  TempDir dir;
+  ASSERT_EQ(run_husk("explain " + wcxb + "/html/2906.html.gz -o " + dir.file("page.html")).exit_code, 0);
+  const auto [decided, threshold] = model_blocks_beside_threshold(test::read_file(dir.file("page.html")));
+  EXPECT_GT(decided, 100u);
+  EXPECT_GT(threshold, 0.25);
+  EXPECT_LT(threshold, 0.45);
 }
 
 // A removed block's XPath, written into a site rule as written on the
