@@ -20,11 +20,13 @@ namespace husk {
 namespace {
 
 // The presets' block thresholds (the model's own, chosen by cross-
-// validation, is 0.45). Measured with the built-in model (word precision /
-// recall; README "Presets"): 0.65 gives WCXB dev 0.918 / 0.902 and AEB
-// 0.970 / 0.978 (0.887 / 0.942 and 0.949 / 0.988 at 0.45); 0.25 gives
-// WCXB 0.843 / 0.962 and AEB 0.914 / 0.992. Past these points each side
-// loses more of the other than it gains.
+// validation, is 0.50; each is scaled on a doubted page, page_threshold).
+// Measured with the built-in model (precision / recall, in-sample;
+// docs/evaluation.md's presets table, which a test keeps true): 0.65 gives
+// WCXB dev 0.912 / 0.910 and AEB 0.963 / 0.976 (0.889 / 0.938 and
+// 0.944 / 0.986 at 0.50); 0.25 gives WCXB 0.841 / 0.962 and AEB
+// 0.905 / 0.991. Past these points each side loses more of the other than
+// it gains.
 constexpr double kPrecisionThreshold = 0.65;
 constexpr double kRecallThreshold = 0.25;
 
