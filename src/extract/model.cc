@@ -173,7 +173,8 @@ Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::
                        rows.begin() + static_cast<std::ptrdiff_t>((i + 1) * columns));
     }
     if (open.empty()) return Status();
-    Result<std::vector<float>> rest = margins_by_chunk(model, open_rows.data(), open.size(), columns, first, all, deadline);
+    Result<std::vector<float>> rest =
+        margins_by_chunk(model, open_rows.data(), open.size(), columns, first, all, deadline);
     if (!rest.ok()) return rest.status();
     if (rest->size() != open.size()) return Status(Code::kInternal, "the model scored the wrong number of rows");
     for (std::size_t k = 0; k < open.size(); ++k) {

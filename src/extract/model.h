@@ -53,11 +53,11 @@ class TreeModel {
 };
 
 // Which rows a binary model scores at or above the page's threshold
-// (page_threshold of `threshold`, a probability, and the best row's). Staged: the first `first_share` of the model's rounds
-// score every row, and only rows whose score is then within
-// `settled_margin` (log-odds) of the threshold are scored by the remaining
-// rounds; the others are settled. first_share 0 (or 1) scores every row
-// with every tree.
+// (page_threshold of `threshold`, a probability, and the best row's).
+// Staged: the first `first_share` of the model's rounds score every row,
+// and only rows whose score is then within `settled_margin` (log-odds) of
+// the threshold are scored by the remaining rounds; the others are
+// settled. first_share 0 (or 1) scores every row with every tree.
 struct StagedDecision {
   double first_share = 0;
   float settled_margin = 2.0f;
