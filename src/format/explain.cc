@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "base/text_util.h"
+#include "extract/model.h"
 #include "html/xml_view.h"
 #include "record/record.h"
 
@@ -117,11 +118,13 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
          std::to_string(removed) + " removed (" + std::to_string(comments) +
          " by the comment rule)</span></p>\n";
   if (labels.threshold > 0) {
-    char cut[32];
+    char cut[32], sure[32];
     std::snprintf(cut, sizeof cut, "%.3f", labels.threshold);
+    std::snprintf(sure, sizeof sure, "%.2f", kSureProbability);
     out += "<p class=\"summary\" id=\"threshold\" data-threshold=\"" + std::string(cut) +
            "\"><span>the block model keeps a block at probability " + cut +
-           " or more on this page (its threshold, scaled down on a page whose best block is under 0.98)</span></p>\n";
+           " or more on this page (its threshold, scaled down on a page whose best block is under " + sure +
+           ")</span></p>\n";
   }
   for (const std::string& w : result.warnings) out += "<p class=\"warning\">warning: " + esc(w) + "</p>\n";
 
