@@ -4,8 +4,10 @@
 // extractor's verdict is one of the features, so the model starts from
 // boilerpipe's answer and learns where pages of other kinds (service pages,
 // listings, threads, products, documentation) need another one. A block is
-// kept when its probability reaches the model's threshold, the one that
-// scored best in cross-validation grouped by domain.
+// kept when its probability reaches its page's threshold: the model's own
+// for an article, the model's threshold for other pages on a page the
+// page-type classifier types as anything else (both chosen in
+// cross-validation grouped by domain), scaled on a doubted page.
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -19,12 +21,13 @@ namespace husk {
 
 namespace {
 
-// The presets' block thresholds (the model's own, chosen by cross-
-// validation, is 0.50; each is scaled on a doubted page, page_threshold).
-// Measured with the built-in model (precision / recall, in-sample;
-// docs/evaluation.md's presets table, which a test keeps true): 0.65 gives
-// WCXB dev 0.912 / 0.910 and AEB 0.963 / 0.976 (0.889 / 0.938 and
-// 0.944 / 0.986 at 0.50); 0.25 gives WCXB 0.841 / 0.962 and AEB
+// The presets' block thresholds, for every page whatever its type (the
+// model's own, chosen by cross-validation, are 0.50 and 0.40 for pages
+// typed as other than articles; each is scaled on a doubted page,
+// page_threshold). Measured with the built-in model (precision / recall,
+// in-sample; docs/evaluation.md's presets table, which a test keeps true):
+// 0.65 gives WCXB dev 0.912 / 0.910 and AEB 0.963 / 0.976 (0.876 / 0.949
+// and 0.944 / 0.986 by default); 0.25 gives WCXB 0.841 / 0.962 and AEB
 // 0.905 / 0.991. Past these points each side loses more of the other than
 // it gains.
 constexpr double kPrecisionThreshold = 0.65;
@@ -40,8 +43,11 @@ class LearnedExtractor final : public Extractor {
       : density_(make_density_extractor(config)), features_(config), model_(std::move(model)) {
     threshold_ = std::strtod(model_->attribute("threshold").c_str(), nullptr);
     if (threshold_ <= 0 || threshold_ >= 1) threshold_ = 0.5;
-    if (config.preset == ExtractPreset::kPrecision) threshold_ = kPrecisionThreshold;
-    if (config.preset == ExtractPreset::kRecall) threshold_ = kRecallThreshold;
+    // A model trained before page types had their own threshold has none.
+    other_threshold_ = std::strtod(model_->attribute("other_threshold").c_str(), nullptr);
+    if (other_threshold_ <= 0 || other_threshold_ >= 1) other_threshold_ = threshold_;
+    if (config.preset == ExtractPreset::kPrecision) threshold_ = other_threshold_ = kPrecisionThreshold;
+    if (config.preset == ExtractPreset::kRecall) threshold_ = other_threshold_ = kRecallThreshold;
   }
 
   std::string_view name() const override { return "learned"; }
@@ -56,8 +62,10 @@ class LearnedExtractor final : public Extractor {
     if (page.blocks.blocks.empty()) return f->density;
     std::vector<float> probability;
     double cut = 0;
-    Result<std::vector<uint8_t>> keep = above_threshold(*model_, f->rows, features_.columns(), threshold_,
-                                                        kStagedDecision, page.deadline, &probability, &cut);
+    Result<std::vector<uint8_t>> keep =
+        above_threshold(*model_, f->rows, features_.columns(),
+                        type_threshold(page.page_type, threshold_, other_threshold_), kStagedDecision, page.deadline,
+                        &probability, &cut);
     // Out of time: the processor fails the page; nothing more to compute.
     if (!keep.ok() && keep.status().code() == Code::kTimeout) return Labels{};
     if (!keep.ok() || keep->size() != page.blocks.blocks.size()) {
@@ -101,7 +109,7 @@ class LearnedExtractor final : public Extractor {
   std::unique_ptr<Extractor> density_;
   FeatureExtractor features_;
   std::shared_ptr<const TreeModel> model_;
-  double threshold_ = 0.5;
+  double threshold_ = 0.5, other_threshold_ = 0.5;
 };
 
 Result<std::shared_ptr<const TreeModel>> load_block_model(const std::string& path) {

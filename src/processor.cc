@@ -109,6 +109,7 @@ struct Processor::Cascade {
       page_features = compute_page_features(*features, *density, view);
       view.features = &page_features;
       *type = typer->classify(*features, page_features.rows);
+      view.page_type = type->name;
     }
     // 1. rule. A rule that keeps nothing on a page (the site's markup
     // changed, or the rule was written for other pages) does not empty

@@ -320,6 +320,11 @@ struct PageView {
   // The block features, when the processor computed them already (for the
   // page type); the learned extractor computes them itself otherwise.
   const PageFeatures* features = nullptr;
+  // The page's type, when the processor classified it ("article",
+  // "listing", ...): the learned extractor holds an article's blocks to
+  // the model's threshold and other pages' to the model's threshold for
+  // those (type_threshold, src/extract/model.h).
+  std::string_view page_type;
   Deadline deadline = {};  // the page's; an extractor may stop early when it passes
 };
 

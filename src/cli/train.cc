@@ -11,6 +11,7 @@
 #include "cli/common.h"
 #include "eval/train.h"
 #include "extract/features.h"
+#include "extract/model.h"
 
 namespace husk::cli {
 
@@ -30,7 +31,8 @@ struct TrainArgs {
 // The training matrix for analysis outside husk: names.txt, x.f32 (rows of
 // float32), blocks.tsv (page, block, coverage, tokens), pages.tsv (page,
 // id, domain, type, gold tokens, source), tokens.jsonl (per page, each block's
-// token ids and the gold's; a snippet set's page also each block's must-drop
+// token ids and the gold's, its structure and its comment sections as
+// [first, end) block ranges; a snippet set's page also each block's must-drop
 // coverage and each snippet's blocks and the places its words occur whole,
 // "keep" for a must-keep one).
 Status dump(const std::string& dir, const FeatureExtractor& features, const std::vector<TrainingPage>& pages) {
@@ -48,6 +50,7 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
     meta << p << '\t' << t.id << '\t' << t.domain << '\t' << t.type << '\t' << t.gold.size() << '\t' << t.source << '\n';
     nlohmann::json j = {{"blocks", t.tokens},      {"gold", t.gold},         {"element", t.block_element},
                         {"parent", t.parent},      {"first", t.first_block}, {"end", t.end_block}};
+    for (const BlockRange& r : t.comment_sections) j["comments"].push_back({r.first, r.end});
     if (t.snippet_gold) {
       j["drop"] = t.drop_coverage;
       for (const TrainingSnippet& s : t.snippets)
@@ -60,20 +63,22 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
 }
 
 // The cross-validation's out-of-fold block probabilities, a JSON line per
-// page: {id, source, domain, language, type, f1 (at the chosen threshold),
-// tokens (per block), probability (per block)}; snippet-set pages carry no
-// f1.
+// page: {id, source, domain, language, type, typed_as (the out-of-fold
+// page type), threshold (the page's), f1 (at that threshold), tokens (per
+// block), probability (per block)}; snippet-set pages carry no f1.
 Status write_cv_scores(const std::string& path, const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
                        const CrossValidation& cv) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return Status(Code::kIo, path + ": cannot open for writing");
   for (std::size_t p = 0; p < pages.size() && p < cv.out_of_fold.size(); ++p) {
     const TrainingPage& t = pages[p];
-    const std::vector<uint8_t> keep = kept_blocks(t, cv.out_of_fold[p], cv.threshold, features.block_words(t.x)).keep;
+    const std::vector<uint8_t> keep = kept_blocks(t, cv.out_of_fold[p], cv.threshold_of(p), features.block_words(t.x)).keep;
     std::vector<std::size_t> tokens;
     for (std::size_t b = 0; b < keep.size(); ++b) tokens.push_back(b < t.tokens.size() ? t.tokens[b].size() : 0);
     nlohmann::ordered_json j = {{"id", t.id},     {"source", t.source},       {"domain", t.domain},
                                 {"language", t.language}, {"type", t.type}};
+    if (p < cv.typed_as.size()) j["typed_as"] = cv.typed_as[p];
+    j["threshold"] = cv.threshold_of(p);
     j["f1"] = t.snippet_gold ? nlohmann::ordered_json() : nlohmann::ordered_json(kept_f1(t, keep));
     j["tokens"] = tokens;
     j["probability"] = cv.out_of_fold[p];
@@ -172,6 +177,15 @@ int run_train_extract(TrainArgs args) {
         for (const auto& [source, figure] : cv.f1_by_source_at.at(threshold))
           std::printf("  %s %.4f", source.c_str(), figure);
       std::printf("%s\n", threshold == cv.threshold ? "  <- chosen" : "");
+    }
+    if (!cv.typed_as.empty()) {
+      std::size_t others = 0;
+      for (const std::string& type : cv.typed_as) others += type != kArticleType;
+      std::printf("pages the page-type classifier (same folds) types as other than articles (%zu of %zu), the others "
+                  "at %.2f:\n",
+                  others, cv.typed_as.size(), cv.threshold);
+      for (const auto& [other, f1] : cv.other_f1)
+        std::printf("  threshold %.2f  F1 %.4f%s\n", other, f1, other == cv.other_threshold ? "  <- chosen" : "");
     }
     for (const auto& [type, f1] : cv.f1_by_type) std::printf("  %-14s %.4f\n", type.c_str(), f1);
     for (const auto& [source, f1] : cv.f1_by_source) std::printf("  %-30s %.4f\n", source.c_str(), f1);
@@ -278,13 +292,16 @@ Command add_train_command(CLI::App& app) {
       "husk's own models and the commands that made them: docs/architecture.md.";
   CLI::App* extract = cmd->add_subcommand(
       "extract", std::string("The block model of the learned extractor: every page of the gold sets analysed,\n"
-                             "its blocks' features labelled by the gold text, cross-validated by domain, then\n"
-                             "trained on all of them.\n") +
+                             "its blocks' features labelled by the gold text, cross-validated by domain (which\n"
+                             "chooses its threshold, and the threshold of the pages a page-type classifier\n"
+                             "trained on the other folds types as other than articles), then trained on all\n"
+                             "of them.\n") +
                      gold_help);
   common(extract, args->model);
   extract->add_option("--dump", args->dump, "Write the training matrix to DIR for analysis");
   extract->add_option("--cv-scores", args->cv_scores,
-                      "Write each page's out-of-fold block probabilities and F1 to FILE (JSON lines) for analysis");
+                      "Write each page's out-of-fold block probabilities, type, threshold and F1 to FILE (JSON lines) "
+                      "for analysis");
   extract->add_option("--collection-weight", args->weights,
                       "NAME=X: each page of the gold set NAME (its directory's name) weighs X (default 1)");
   CLI::App* page_type = cmd->add_subcommand(

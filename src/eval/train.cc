@@ -548,7 +548,7 @@ void leaked_by_class(const std::vector<TrainingPage>& pages, const std::vector<s
   for (std::size_t p = 0; p < pages.size(); ++p) {
     const TrainingPage& t = pages[p];
     if (t.snippet_gold) continue;
-    const std::vector<uint8_t> keep = kept_blocks(t, scores[p], cv.threshold, words[p]).keep;
+    const std::vector<uint8_t> keep = kept_blocks(t, scores[p], cv.threshold_of(p), words[p]).keep;
     for (std::size_t b = 0; b < keep.size() && b < t.tokens.size(); ++b) {
       if (!keep[b]) continue;
       const double words = static_cast<double>(t.tokens[b].size());
@@ -572,6 +572,76 @@ void leaked_by_class(const std::vector<TrainingPage>& pages, const std::vector<s
 }
 
 }  // namespace
+
+namespace {
+
+// One page row per page, and its type's class number.
+Status page_matrix(const std::vector<TrainingPage>& pages, const std::vector<std::size_t>& chosen,
+                   const FeatureExtractor& features, const std::vector<std::string>& types, Matrix& m) {
+  std::vector<float> x, label;
+  for (std::size_t p : chosen) {
+    std::vector<float> row = features.page_row(pages[p].x);
+    x.insert(x.end(), row.begin(), row.end());
+    label.push_back(static_cast<float>(std::lower_bound(types.begin(), types.end(), pages[p].type) - types.begin()));
+  }
+  const auto rows = static_cast<bst_ulong>(chosen.size());
+  if (XGDMatrixCreateFromMat(x.data(), rows, features.page_names().size(), NAN, &m.h) != 0)
+    return xgboost_error("training matrix");
+  if (XGDMatrixSetFloatInfo(m.h, "label", label.data(), rows) != 0) return xgboost_error("labels");
+  return Status();
+}
+
+// The page types the gold sets name, sorted (the classifier's classes).
+std::vector<std::string> page_types(const std::vector<TrainingPage>& pages) {
+  std::vector<std::string> types;
+  for (const TrainingPage& p : pages)
+    if (!p.snippet_gold) types.push_back(p.type);
+  std::sort(types.begin(), types.end());
+  types.erase(std::unique(types.begin(), types.end()), types.end());
+  return types;
+}
+
+// Each page's type as a page-type classifier trained on the other folds'
+// pages says it ("" for a page of a fold with no other to learn from); the
+// snippet sets name no types, so they are typed but not trained on. Empty
+// when the gold sets name fewer than two types.
+Result<std::vector<std::string>> out_of_fold_types(const std::vector<TrainingPage>& pages, const std::vector<int>& fold,
+                                                   int folds, const FeatureExtractor& features,
+                                                   const PageTypeOptions& o) {
+  const std::vector<std::string> types = page_types(pages);
+  std::vector<std::string> out;
+  if (types.size() < 2) return out;
+  out.assign(pages.size(), std::string());
+  for (int f = 0; f < folds; ++f) {
+    std::vector<std::size_t> train, test;
+    for (std::size_t p = 0; p < pages.size(); ++p) {
+      if (fold[p] == f) {
+        test.push_back(p);
+      } else if (!pages[p].snippet_gold) {
+        train.push_back(p);
+      }
+    }
+    if (test.empty() || train.empty()) continue;
+    Matrix tm, em;
+    Booster b;
+    if (Status st = page_matrix(pages, train, features, types, tm); !st.ok()) return st;
+    if (Status st = fit(tm, o, "multi:softprob", static_cast<int>(types.size()), b); !st.ok()) return st;
+    if (Status st = page_matrix(pages, test, features, types, em); !st.ok()) return st;
+    Result<std::vector<float>> p = predict(b, em);
+    if (!p.ok()) return p.status();
+    for (std::size_t i = 0; i < test.size(); ++i) {
+      const float* row = p->data() + i * types.size();
+      out[test[i]] = types[static_cast<std::size_t>(std::max_element(row, row + types.size()) - row)];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+double CrossValidation::threshold_of(std::size_t page) const {
+  return page < typed_as.size() ? type_threshold(typed_as[page], threshold, other_threshold) : threshold;
+}
 
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
                        const std::vector<double>& words) {
@@ -610,44 +680,73 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     if (!folded.ok()) return folded;
     cv->folds = static_cast<std::size_t>(folds);
     cv->by_collection = o.by_collection;
+    PageTypeOptions typer;
+    typer.threads = o.threads;
+    typer.seed = o.seed;
+    Result<std::vector<std::string>> typed = out_of_fold_types(pages, fold, folds, features, typer);
+    if (!typed.ok()) return typed.status();
+    cv->typed_as = std::move(*typed);
     // Per page type over the collections that name more than one (WCXB's).
     std::map<std::string, std::set<std::string>> types_of;
     for (const TrainingPage& p : pages) types_of[p.source].insert(p.type);
+    std::vector<std::vector<double>> words(pages.size());
+    for (std::size_t p = 0; p < pages.size(); ++p) words[p] = features.block_words(pages[p].x);
+    // Each collection's figure with page p held to threshold(p).
+    auto score = [&](auto&& threshold) {
+      std::map<std::string, CollectionScore> sources;
+      for (std::size_t p = 0; p < pages.size(); ++p)
+        sources[pages[p].source].add(pages[p], kept_blocks(pages[p], scores[p], threshold(p), words[p]).keep);
+      std::map<std::string, double> out;
+      for (const auto& [source, s] : sources) out[source] = s.f1();
+      return out;
+    };
+    auto mean = [](const std::map<std::string, double>& by_source) {
+      double sum = 0;
+      for (const auto& [source, f1] : by_source) sum += f1;
+      return by_source.empty() ? 0 : sum / static_cast<double>(by_source.size());
+    };
     // The threshold is the one with the best mean of the collections'
     // figures: each collection is another population of pages, and a
     // threshold fitted to the largest alone would not be the one that
-    // generalises.
-    std::vector<std::vector<double>> words(pages.size());
-    for (std::size_t p = 0; p < pages.size(); ++p) words[p] = features.block_words(pages[p].x);
+    // generalises. Then, the others at it, the one of the pages typed as
+    // anything but articles, the same way.
     double best = -1;
     for (double threshold : o.thresholds) {
-      std::map<std::string, CollectionScore> typed, sources, languages;
-      for (std::size_t p = 0; p < pages.size(); ++p) {
-        const std::vector<uint8_t> keep = kept_blocks(pages[p], scores[p], threshold, words[p]).keep;
-        if (types_of[pages[p].source].size() > 1) typed[pages[p].type].add(pages[p], keep);
-        sources[pages[p].source].add(pages[p], keep);
-        if (!pages[p].language.empty()) languages[pages[p].language].add(pages[p], keep);
-      }
-      double sum = 0;
-      for (const auto& [source, score] : sources) sum += score.f1();
-      const double mean = sources.empty() ? 0 : sum / static_cast<double>(sources.size());
-      cv->f1[threshold] = mean;
-      for (const auto& [source, score] : sources) cv->f1_by_source_at[threshold][source] = score.f1();
-      if (mean > best) {
-        best = mean;
+      cv->f1_by_source_at[threshold] = score([&](std::size_t) { return threshold; });
+      cv->f1[threshold] = mean(cv->f1_by_source_at[threshold]);
+      if (cv->f1[threshold] > best) {
+        best = cv->f1[threshold];
         cv->threshold = threshold;
-        cv->f1_by_type.clear();
-        for (const auto& [type, score] : typed) cv->f1_by_type[type] = score.f1();
-        cv->f1_by_language.clear();
-        for (const auto& [language, score] : languages) cv->f1_by_language[language] = score.f1();
       }
     }
-    cv->f1_by_source = cv->f1_by_source_at[cv->threshold];
-    // The quality score against the page F1, at the chosen threshold.
+    cv->other_threshold = cv->threshold;
+    if (!cv->typed_as.empty()) {
+      best = -1;
+      for (double other : o.thresholds) {
+        cv->other_f1[other] = mean(score([&](std::size_t p) {
+          return type_threshold(cv->typed_as[p], cv->threshold, other);
+        }));
+        if (cv->other_f1[other] > best) {
+          best = cv->other_f1[other];
+          cv->other_threshold = other;
+        }
+      }
+    }
+    std::map<std::string, CollectionScore> typed_scores, sources, languages;
+    for (std::size_t p = 0; p < pages.size(); ++p) {
+      const std::vector<uint8_t> keep = kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p]).keep;
+      if (types_of[pages[p].source].size() > 1) typed_scores[pages[p].type].add(pages[p], keep);
+      sources[pages[p].source].add(pages[p], keep);
+      if (!pages[p].language.empty()) languages[pages[p].language].add(pages[p], keep);
+    }
+    for (const auto& [type, s] : typed_scores) cv->f1_by_type[type] = s.f1();
+    for (const auto& [source, s] : sources) cv->f1_by_source[source] = s.f1();
+    for (const auto& [language, s] : languages) cv->f1_by_language[language] = s.f1();
+    // The quality score against the page F1, under the decision.
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> quality;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       if (pages[p].snippet_gold) continue;
-      const KeptBlocks kept = kept_blocks(pages[p], scores[p], cv->threshold, words[p]);
+      const KeptBlocks kept = kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p]);
       const double score = text_quality(scores[p], kept.keep, words[p], kept.comments),
                    f1 = kept_f1(pages[p], kept.keep);
       for (const std::string& key : {pages[p].source, std::string("all")}) {
@@ -667,8 +766,10 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
   if (Status st = fit(m, o, b); !st.ok()) return st;
   char threshold[32];
   std::snprintf(threshold, sizeof(threshold), "%.3f", cv != nullptr && cv->folds ? cv->threshold : 0.45);
-  std::vector<std::pair<std::string, std::string>> attributes = {{"threshold", threshold},
-                                                                  {"trained_on", describe_collections(pages)}};
+  char other[32];
+  std::snprintf(other, sizeof(other), "%.3f", cv != nullptr && cv->folds ? cv->other_threshold : 0.45);
+  std::vector<std::pair<std::string, std::string>> attributes = {
+      {"threshold", threshold}, {"other_threshold", other}, {"trained_on", describe_collections(pages)}};
   attributes.insert(attributes.end(), o.provenance.begin(), o.provenance.end());
   if (cv != nullptr && cv->folds) {
     std::string figures;
@@ -682,60 +783,34 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
   return saved(b, names, attributes);
 }
 
-namespace {
-
-// One page row per page, and its type's class number.
-Status page_matrix(const std::vector<TrainingPage>& pages, const std::vector<std::size_t>& chosen,
-                   const FeatureExtractor& features, const std::vector<std::string>& types, Matrix& m) {
-  std::vector<float> x, label;
-  for (std::size_t p : chosen) {
-    std::vector<float> row = features.page_row(pages[p].x);
-    x.insert(x.end(), row.begin(), row.end());
-    label.push_back(static_cast<float>(std::lower_bound(types.begin(), types.end(), pages[p].type) - types.begin()));
-  }
-  const auto rows = static_cast<bst_ulong>(chosen.size());
-  if (XGDMatrixCreateFromMat(x.data(), rows, features.page_names().size(), NAN, &m.h) != 0)
-    return xgboost_error("training matrix");
-  if (XGDMatrixSetFloatInfo(m.h, "label", label.data(), rows) != 0) return xgboost_error("labels");
-  return Status();
-}
-
-}  // namespace
 
 Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
                                           const PageTypeOptions& o, PageTypeValidation* cv) {
   XGBSetGlobalConfig("{\"verbosity\": 0}");
-  std::vector<std::string> types;
-  for (const TrainingPage& p : pages) types.push_back(p.type);
-  std::sort(types.begin(), types.end());
-  types.erase(std::unique(types.begin(), types.end()), types.end());
+  const std::vector<std::string> types = page_types(pages);
   if (types.size() < 2) return Status(Code::kInvalidArgument, "the gold sets name fewer than two page types");
   const int classes = static_cast<int>(types.size());
   if (cv != nullptr && cross_validates(pages, o)) {
+    int folds = 0;
+    const std::vector<int> fold = folds_of(pages, o, &folds);
+    Result<std::vector<std::string>> typed = out_of_fold_types(pages, fold, folds, features, o);
+    if (!typed.ok()) return typed.status();
     cv->types = types;
     cv->confusion.assign(types.size(), std::vector<std::size_t>(types.size(), 0));
     std::map<std::string, std::pair<std::size_t, std::size_t>> by_source;  // right, all
     std::size_t right = 0;
-    int folds = 0;
-    const std::vector<int> fold = folds_of(pages, o, &folds);
-    Status folded = each_fold(
-        pages, fold, folds,
-        [&](const std::vector<std::size_t>& of, Matrix& m) { return page_matrix(pages, of, features, types, m); },
-        [&](const Matrix& m, Booster& b) { return fit(m, o, "multi:softprob", classes, b); },
-        [&](const std::vector<std::size_t>& test, const std::vector<float>& p) {
-          for (std::size_t i = 0; i < test.size(); ++i) {
-            const float* row = p.data() + i * types.size();
-            auto predicted = static_cast<std::size_t>(std::max_element(row, row + types.size()) - row);
-            auto gold = static_cast<std::size_t>(std::lower_bound(types.begin(), types.end(), pages[test[i]].type) -
-                                                 types.begin());
-            ++cv->confusion[gold][predicted];
-            right += predicted == gold;
-            auto& s = by_source[pages[test[i]].source];
-            s.first += predicted == gold;
-            ++s.second;
-          }
-        });
-    if (!folded.ok()) return folded;
+    auto class_of = [&](const std::string& type) {
+      return static_cast<std::size_t>(std::lower_bound(types.begin(), types.end(), type) - types.begin());
+    };
+    for (std::size_t p = 0; p < pages.size(); ++p) {
+      if ((*typed)[p].empty()) continue;
+      const std::size_t predicted = class_of((*typed)[p]), gold = class_of(pages[p].type);
+      ++cv->confusion[gold][predicted];
+      right += predicted == gold;
+      auto& s = by_source[pages[p].source];
+      s.first += predicted == gold;
+      ++s.second;
+    }
     cv->folds = static_cast<std::size_t>(folds);
     cv->accuracy = pages.empty() ? 0 : static_cast<double>(right) / static_cast<double>(pages.size());
     for (const auto& [source, s] : by_source)

@@ -173,20 +173,31 @@ struct PageTypeOptions : TreeOptions {
 // (CollectionScore).
 struct CrossValidation {
   double threshold = 0.5;                    // the one with the best mean over the collections
-  std::map<double, double> f1;               // threshold -> mean of the collections' figures
+  std::map<double, double> f1;               // threshold -> mean of the collections' figures, every page at it
   std::map<double, std::map<std::string, double>> f1_by_source_at;  // threshold -> collection -> figure
-  std::map<std::string, double> f1_by_type;  // at `threshold`, over the collections that name several types
-  std::map<std::string, double> f1_by_source;  // f1_by_source_at[threshold]
+  // Each page's type as the page-type classifier says it, trained on the
+  // other folds (empty when the gold sets name fewer than two types), and
+  // the threshold of the pages it types as anything but an article: the
+  // one with the best mean, those pages at it and the others at
+  // `threshold` (other_f1: that mean at each).
+  std::vector<std::string> typed_as;
+  double other_threshold = 0.5;
+  std::map<double, double> other_f1;
+  // The threshold page `page` is held to (type_threshold, extract/model.h).
+  double threshold_of(std::size_t page) const;
+  // The figures below are the decision's: both thresholds.
+  std::map<std::string, double> f1_by_type;  // over the collections that name several types
+  std::map<std::string, double> f1_by_source;
   std::map<std::string, double> f1_by_language;  // pages whose gold names its language
   // Spearman's rank correlation of the quality score (text_quality under
   // the out-of-fold probabilities) with the page F1, per collection of gold
-  // texts ("all": every such page), at `threshold`.
+  // texts ("all": every such page).
   std::map<std::string, double> quality_spearman;
   // What the out-of-fold extraction keeps that the gold lacks, by class:
   // the words of kept blocks the gold does not cover, as a share of the
   // kept words, per collection of gold texts, by the block's nearest
   // class/id family ancestor within three levels ("comment", "related",
-  // "share", ...; "none" without one), at `threshold`. The content family
+  // "share", ...; "none" without one). The content family
   // names the article's own wrapper and is passed over.
   std::map<std::string, std::map<std::string, double>> leaked_by_class;  // class -> collection -> share
   // Each page's blocks' out-of-fold probabilities (the model that never

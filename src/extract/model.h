@@ -91,6 +91,20 @@ inline double page_threshold(double threshold, double best_probability) {
   return threshold * best_probability / kSureProbability;
 }
 
+// The threshold of a page of the given type (as the page-type classifier
+// types it; empty when it was not): the model's threshold for an article,
+// and for every other type the model's threshold for those, chosen beside
+// it in the same cross-validation. The gold of a listing, a shop, a
+// service page or a thread keeps the repeated items, specifications and
+// sections that a news article's gold leaves out as teasers, so the block
+// model, fitted to both, rates them lower than the gold wants on the pages
+// whose content they are (docs/evaluation.md, "Pages that are not
+// articles").
+inline constexpr std::string_view kArticleType = "article";
+inline double type_threshold(std::string_view type, double article_threshold, double other_threshold) {
+  return type.empty() || type == kArticleType ? article_threshold : other_threshold;
+}
+
 // Rows are scored in chunks of kDeadlineRows, the deadline checked between
 // them: a page of a million blocks stops within one chunk's time of it.
 inline constexpr std::size_t kDeadlineRows = 8192;

@@ -100,6 +100,22 @@ TEST(Explain, ShowsTheThresholdOfAPageWhoseBestBlockIsDoubted) {
   EXPECT_LT(threshold, 0.45);
 }
 
+// A page the page-type classifier types as a listing, with a block the
+// model is sure of, is held to the model's threshold for pages other than
+// articles (0.40, its other_threshold, docs/architecture.md) instead of
+// an article's 0.50, and every block keeps to it.
+TEST(Explain, HoldsAPageTypedAsAListingToTheThresholdOfOtherPages) {
+  const std::string wcxb = test::dataset("wcxb-dev");
+  if (wcxb.empty()) GTEST_SKIP() << "no wcxb-dev";
+  TempDir dir;
+  ASSERT_EQ(run_husk("explain " + wcxb + "/html/0076.html.gz -o " + dir.file("page.html")).exit_code, 0);
+  const std::string html = test::read_file(dir.file("page.html"));
+  EXPECT_NE(html.find("<td>page_type</td><td>listing</td>"), std::string::npos);
+  const auto [decided, threshold] = model_blocks_beside_threshold(html);
+  EXPECT_GT(decided, 100u);
+  EXPECT_DOUBLE_EQ(threshold, 0.4);
+}
+
 // A removed block's XPath, written into a site rule as written on the
 // page, selects that block: the rule keeps exactly its text.
 TEST(Explain, AnXPathItShowsIsOneASiteRuleCanName) {

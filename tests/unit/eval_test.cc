@@ -265,5 +265,29 @@ TEST(CrossValidation, HoldsADoubtedPageToItsBestBlock) {
   EXPECT_EQ(kept_blocks(page, {0.49f, 0.45f, 0.3f, 0.1f}, 0.5, words).keep, (std::vector<uint8_t>{0, 0, 0, 0}));
 }
 
+// A page the page-type classifier types as anything but an article is held
+// to the model's threshold for those pages, in cross-validation (by the
+// type a classifier trained on the other folds gives it) as in extraction
+// (type_threshold); a page with no type, or past the types the
+// cross-validation knows, to the model's threshold.
+TEST(CrossValidation, HoldsPagesTypedOtherThanArticlesToTheirOwnThreshold) {
+  EXPECT_DOUBLE_EQ(type_threshold("article", 0.5, 0.4), 0.5);
+  EXPECT_DOUBLE_EQ(type_threshold("listing", 0.5, 0.4), 0.4);
+  EXPECT_DOUBLE_EQ(type_threshold("", 0.5, 0.4), 0.5);
+  CrossValidation cv;
+  cv.threshold = 0.5;
+  cv.other_threshold = 0.4;
+  cv.typed_as = {"article", "product"};
+  EXPECT_DOUBLE_EQ(cv.threshold_of(0), 0.5);
+  EXPECT_DOUBLE_EQ(cv.threshold_of(1), 0.4);
+  EXPECT_DOUBLE_EQ(cv.threshold_of(2), 0.5);
+  TrainingPage page;
+  page.type = "product";
+  const std::vector<double> words = {5, 5, 5};
+  const std::vector<float> probability = {0.99f, 0.45f, 0.3f};
+  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(0), words).keep, (std::vector<uint8_t>{1, 0, 0}));
+  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(1), words).keep, (std::vector<uint8_t>{1, 1, 0}));
+}
+
 }  // namespace
 }  // namespace husk
