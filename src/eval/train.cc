@@ -548,7 +548,8 @@ void leaked_by_class(const std::vector<TrainingPage>& pages, const std::vector<s
   for (std::size_t p = 0; p < pages.size(); ++p) {
     const TrainingPage& t = pages[p];
     if (t.snippet_gold) continue;
-    const std::vector<uint8_t> keep = kept_blocks(t, scores[p], cv.threshold_of(p), words[p]).keep;
+    const std::vector<uint8_t> keep =
+        kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.type_of(p)).keep;
     for (std::size_t b = 0; b < keep.size() && b < t.tokens.size(); ++b) {
       if (!keep[b]) continue;
       const double words = static_cast<double>(t.tokens[b].size());
@@ -640,18 +641,22 @@ Result<std::vector<std::string>> out_of_fold_types(const std::vector<TrainingPag
 }  // namespace
 
 double CrossValidation::threshold_of(std::size_t page) const {
-  return page < typed_as.size() ? type_threshold(typed_as[page], threshold, other_threshold) : threshold;
+  return type_threshold(type_of(page), threshold, other_threshold);
+}
+
+std::string_view CrossValidation::type_of(std::size_t page) const {
+  return page < typed_as.size() ? std::string_view(typed_as[page]) : std::string_view();
 }
 
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
-                       const std::vector<double>& words) {
+                       const std::vector<double>& words, std::string_view type) {
   KeptBlocks out;
   out.keep.resize(probability.size());
   float best = 0;
   for (float p : probability) best = std::max(best, p);
   const double cut = page_threshold(threshold, best);
   for (std::size_t b = 0; b < out.keep.size(); ++b) out.keep[b] = probability[b] >= cut;
-  if (page.type == "forum" || page.comment_sections.empty()) return out;
+  if (type == "forum" || page.comment_sections.empty()) return out;
   out.comments = take_out_comments(page.comment_sections, words, out.keep);
   return out;
 }
@@ -695,7 +700,8 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     auto score = [&](auto&& threshold) {
       std::map<std::string, CollectionScore> sources;
       for (std::size_t p = 0; p < pages.size(); ++p)
-        sources[pages[p].source].add(pages[p], kept_blocks(pages[p], scores[p], threshold(p), words[p]).keep);
+        sources[pages[p].source].add(pages[p],
+                                     kept_blocks(pages[p], scores[p], threshold(p), words[p], cv->type_of(p)).keep);
       std::map<std::string, double> out;
       for (const auto& [source, s] : sources) out[source] = s.f1();
       return out;
@@ -734,7 +740,8 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     }
     std::map<std::string, CollectionScore> typed_scores, sources, languages;
     for (std::size_t p = 0; p < pages.size(); ++p) {
-      const std::vector<uint8_t> keep = kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p]).keep;
+      const std::vector<uint8_t> keep =
+          kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->type_of(p)).keep;
       if (types_of[pages[p].source].size() > 1) typed_scores[pages[p].type].add(pages[p], keep);
       sources[pages[p].source].add(pages[p], keep);
       if (!pages[p].language.empty()) languages[pages[p].language].add(pages[p], keep);
@@ -746,7 +753,7 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> quality;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       if (pages[p].snippet_gold) continue;
-      const KeptBlocks kept = kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p]);
+      const KeptBlocks kept = kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->type_of(p));
       const double score = text_quality(scores[p], kept.keep, words[p], kept.comments),
                    f1 = kept_f1(pages[p], kept.keep);
       for (const std::string& key : {pages[p].source, std::string("all")}) {

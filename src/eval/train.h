@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -96,14 +97,15 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
 
 // What extraction keeps of a page given its blocks' probabilities and
 // words: the blocks at or above the threshold, less its comment section
-// (extract/comments.h) unless the page is a forum by its gold type, as
+// (extract/comments.h) unless `type`, the page's type as extraction has it
+// (the page-type classifier's; "" without one), is a forum, as
 // Processor::finish does.
 struct KeptBlocks {
   std::vector<uint8_t> keep;
   std::vector<uint8_t> comments;  // the comment section's blocks; empty when the rule did not apply
 };
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
-                       const std::vector<double>& words);
+                       const std::vector<double>& words, std::string_view type);
 
 // The benchmark's word F1 of keeping the given blocks of a page (of a
 // gold text).
@@ -183,8 +185,10 @@ struct CrossValidation {
   std::vector<std::string> typed_as;
   double other_threshold = 0.5;
   std::map<double, double> other_f1;
-  // The threshold page `page` is held to (type_threshold, extract/model.h).
+  // The threshold page `page` is held to (type_threshold, extract/model.h),
+  // and its type as extraction would have it ("" untyped).
   double threshold_of(std::size_t page) const;
+  std::string_view type_of(std::size_t page) const;
   // The figures below are the decision's: both thresholds.
   std::map<std::string, double> f1_by_type;  // over the collections that name several types
   std::map<std::string, double> f1_by_source;

@@ -222,7 +222,8 @@ TEST(SnippetScore, ASnippetIsFoundWhereverOneWholeCopyOfItIsKept) {
 
 // Cross-validation scores what extraction would keep: the blocks at the
 // threshold less the comment section (Processor::finish), on every page but
-// a forum's.
+// one typed as a forum, by the type extraction would give it (the
+// classifier's), not its gold type.
 TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   Blocks blocks = test::blocks_of(
       "<html><body><article><p>The harbour festival opens on Friday with music on three stages.</p></article>"
@@ -234,17 +235,20 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   page.comment_sections = comment_sections(blocks, comment_vocabulary(default_extract_config().families));
   ASSERT_EQ(page.comment_sections.size(), 1u);
   const std::vector<double> words = {11, 11};
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words).keep, (std::vector<uint8_t>{1, 0}));
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.3f}, 0.5, words).keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type).keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.3f}, 0.5, words, page.type).keep, (std::vector<uint8_t>{1, 0}));
   // The quality score counts the section as no content, as Processor::finish
   // has it: 2 * 9.9 / (11 + 9.9), not 2 * 9.9 / (11 + 9.9 + 8.8).
-  const KeptBlocks kept = kept_blocks(page, {0.9f, 0.8f}, 0.5, words);
+  const KeptBlocks kept = kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type);
   EXPECT_EQ(kept.comments, (std::vector<uint8_t>{0, 1}));
   EXPECT_NEAR(text_quality({0.9f, 0.8f}, kept.keep, words, kept.comments), 19.8 / 20.9, 1e-6);
   // Nearly all of the kept text: the section is the page itself.
-  EXPECT_EQ(kept_blocks(page, {0.3f, 0.8f}, 0.5, words).keep, (std::vector<uint8_t>{0, 1}));
+  EXPECT_EQ(kept_blocks(page, {0.3f, 0.8f}, 0.5, words, page.type).keep, (std::vector<uint8_t>{0, 1}));
   page.type = "forum";
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words).keep, (std::vector<uint8_t>{1, 1}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type).keep, (std::vector<uint8_t>{1, 1}));
+  // A forum the classifier takes for an article loses its thread, as in
+  // extraction.
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, "article").keep, (std::vector<uint8_t>{1, 0}));
 }
 
 // A page whose best block passes the threshold but is doubted holds its
@@ -259,10 +263,13 @@ TEST(CrossValidation, HoldsADoubtedPageToItsBestBlock) {
   TrainingPage page;
   page.type = "listing";
   const std::vector<double> words = {5, 5, 5, 5};
-  EXPECT_EQ(kept_blocks(page, {0.99f, 0.45f, 0.3f, 0.1f}, 0.5, words).keep, (std::vector<uint8_t>{1, 0, 0, 0}));
-  EXPECT_EQ(kept_blocks(page, {0.735f, 0.45f, 0.38f, 0.3f}, 0.5, words).keep, (std::vector<uint8_t>{1, 1, 1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.99f, 0.45f, 0.3f, 0.1f}, 0.5, words, page.type).keep,
+            (std::vector<uint8_t>{1, 0, 0, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.735f, 0.45f, 0.38f, 0.3f}, 0.5, words, page.type).keep,
+            (std::vector<uint8_t>{1, 1, 1, 0}));
   // No block at the threshold: the page keeps none.
-  EXPECT_EQ(kept_blocks(page, {0.49f, 0.45f, 0.3f, 0.1f}, 0.5, words).keep, (std::vector<uint8_t>{0, 0, 0, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.49f, 0.45f, 0.3f, 0.1f}, 0.5, words, page.type).keep,
+            (std::vector<uint8_t>{0, 0, 0, 0}));
 }
 
 // A page the page-type classifier types as anything but an article is held
@@ -285,8 +292,10 @@ TEST(CrossValidation, HoldsPagesTypedOtherThanArticlesToTheirOwnThreshold) {
   page.type = "product";
   const std::vector<double> words = {5, 5, 5};
   const std::vector<float> probability = {0.99f, 0.45f, 0.3f};
-  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(0), words).keep, (std::vector<uint8_t>{1, 0, 0}));
-  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(1), words).keep, (std::vector<uint8_t>{1, 1, 0}));
+  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(0), words, cv.type_of(0)).keep,
+            (std::vector<uint8_t>{1, 0, 0}));
+  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(1), words, cv.type_of(1)).keep,
+            (std::vector<uint8_t>{1, 1, 0}));
 }
 
 }  // namespace
