@@ -305,7 +305,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     const std::vector<double> words = word_counts(d.blocks);
     std::vector<uint8_t> taken_out;  // blocks the stage kept that the comment rule took out
     std::vector<uint8_t> in_comments;
-    if (result.page_type != "forum") {
+    if (!taken_for_forum(result.page_type, type.forum)) {
       if (trace != nullptr) taken_out = labels.keep;
       in_comments = take_out_comments(comment_sections(d.blocks, comment_vocabulary(o.extract.families)), words,
                                       labels.keep);

@@ -17,6 +17,7 @@
 #include "eval/eval.h"
 #include "extract/features.h"
 #include "extract/model.h"
+#include "extract/page_type.h"
 #include "extract/registry.h"
 #include "husk/normalize.h"
 #include "ingest/gz_reader.h"
@@ -549,7 +550,7 @@ void leaked_by_class(const std::vector<TrainingPage>& pages, const std::vector<s
     const TrainingPage& t = pages[p];
     if (t.snippet_gold) continue;
     const std::vector<uint8_t> keep =
-        kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.type_of(p)).keep;
+        kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p)).keep;
     for (std::size_t b = 0; b < keep.size() && b < t.tokens.size(); ++b) {
       if (!keep[b]) continue;
       const double words = static_cast<double>(t.tokens[b].size());
@@ -603,16 +604,22 @@ std::vector<std::string> page_types(const std::vector<TrainingPage>& pages) {
 }
 
 // Each page's type as a page-type classifier trained on the other folds'
-// pages says it ("" for a page of a fold with no other to learn from); the
-// snippet sets name no types, so they are typed but not trained on. Empty
-// when the gold sets name fewer than two types.
-Result<std::vector<std::string>> out_of_fold_types(const std::vector<TrainingPage>& pages, const std::vector<int>& fold,
-                                                   int folds, const FeatureExtractor& features,
-                                                   const PageTypeOptions& o) {
+// pages says it ("" for a page of a fold with no other to learn from), and
+// the probability it gives the page of being a forum; the snippet sets name
+// no types, so they are typed but not trained on. Empty when the gold sets
+// name fewer than two types.
+struct OutOfFoldTypes {
+  std::vector<std::string> type;
+  std::vector<float> forum;
+};
+Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages, const std::vector<int>& fold,
+                                         int folds, const FeatureExtractor& features, const PageTypeOptions& o) {
   const std::vector<std::string> types = page_types(pages);
-  std::vector<std::string> out;
+  OutOfFoldTypes out;
   if (types.size() < 2) return out;
-  out.assign(pages.size(), std::string());
+  out.type.assign(pages.size(), std::string());
+  out.forum.assign(pages.size(), 0.0f);
+  const auto forum = static_cast<std::size_t>(std::find(types.begin(), types.end(), "forum") - types.begin());
   for (int f = 0; f < folds; ++f) {
     std::vector<std::size_t> train, test;
     for (std::size_t p = 0; p < pages.size(); ++p) {
@@ -632,7 +639,8 @@ Result<std::vector<std::string>> out_of_fold_types(const std::vector<TrainingPag
     if (!p.ok()) return p.status();
     for (std::size_t i = 0; i < test.size(); ++i) {
       const float* row = p->data() + i * types.size();
-      out[test[i]] = types[static_cast<std::size_t>(std::max_element(row, row + types.size()) - row)];
+      out.type[test[i]] = types[static_cast<std::size_t>(std::max_element(row, row + types.size()) - row)];
+      if (forum < types.size()) out.forum[test[i]] = row[forum];
     }
   }
   return out;
@@ -648,15 +656,19 @@ std::string_view CrossValidation::type_of(std::size_t page) const {
   return page < typed_as.size() ? std::string_view(typed_as[page]) : std::string_view();
 }
 
+bool CrossValidation::forum_of(std::size_t page) const {
+  return taken_for_forum(type_of(page), page < forum_probability.size() ? forum_probability[page] : 0.0f);
+}
+
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
-                       const std::vector<double>& words, std::string_view type) {
+                       const std::vector<double>& words, bool forum) {
   KeptBlocks out;
   out.keep.resize(probability.size());
   float best = 0;
   for (float p : probability) best = std::max(best, p);
   const double cut = page_threshold(threshold, best);
   for (std::size_t b = 0; b < out.keep.size(); ++b) out.keep[b] = probability[b] >= cut;
-  if (type == "forum" || page.comment_sections.empty()) return out;
+  if (forum || page.comment_sections.empty()) return out;
   out.comments = take_out_comments(page.comment_sections, words, out.keep);
   return out;
 }
@@ -688,9 +700,10 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     PageTypeOptions typer;
     typer.threads = o.threads;
     typer.seed = o.seed;
-    Result<std::vector<std::string>> typed = out_of_fold_types(pages, fold, folds, features, typer);
+    Result<OutOfFoldTypes> typed = out_of_fold_types(pages, fold, folds, features, typer);
     if (!typed.ok()) return typed.status();
-    cv->typed_as = std::move(*typed);
+    cv->typed_as = std::move(typed->type);
+    cv->forum_probability = std::move(typed->forum);
     // Per page type over the collections that name more than one (WCXB's).
     std::map<std::string, std::set<std::string>> types_of;
     for (const TrainingPage& p : pages) types_of[p.source].insert(p.type);
@@ -701,7 +714,7 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
       std::map<std::string, CollectionScore> sources;
       for (std::size_t p = 0; p < pages.size(); ++p)
         sources[pages[p].source].add(pages[p],
-                                     kept_blocks(pages[p], scores[p], threshold(p), words[p], cv->type_of(p)).keep);
+                                     kept_blocks(pages[p], scores[p], threshold(p), words[p], cv->forum_of(p)).keep);
       std::map<std::string, double> out;
       for (const auto& [source, s] : sources) out[source] = s.f1();
       return out;
@@ -741,7 +754,7 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     std::map<std::string, CollectionScore> typed_scores, sources, languages;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       const std::vector<uint8_t> keep =
-          kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->type_of(p)).keep;
+          kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->forum_of(p)).keep;
       if (types_of[pages[p].source].size() > 1) typed_scores[pages[p].type].add(pages[p], keep);
       sources[pages[p].source].add(pages[p], keep);
       if (!pages[p].language.empty()) languages[pages[p].language].add(pages[p], keep);
@@ -753,7 +766,7 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> quality;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       if (pages[p].snippet_gold) continue;
-      const KeptBlocks kept = kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->type_of(p));
+      const KeptBlocks kept = kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->forum_of(p));
       const double score = text_quality(scores[p], kept.keep, words[p], kept.comments),
                    f1 = kept_f1(pages[p], kept.keep);
       for (const std::string& key : {pages[p].source, std::string("all")}) {
@@ -800,8 +813,9 @@ Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages
   if (cv != nullptr && cross_validates(pages, o)) {
     int folds = 0;
     const std::vector<int> fold = folds_of(pages, o, &folds);
-    Result<std::vector<std::string>> typed = out_of_fold_types(pages, fold, folds, features, o);
-    if (!typed.ok()) return typed.status();
+    Result<OutOfFoldTypes> oof = out_of_fold_types(pages, fold, folds, features, o);
+    if (!oof.ok()) return oof.status();
+    const std::vector<std::string>* typed = &oof->type;
     cv->types = types;
     cv->confusion.assign(types.size(), std::vector<std::size_t>(types.size(), 0));
     std::map<std::string, std::pair<std::size_t, std::size_t>> by_source;  // right, all

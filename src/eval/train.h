@@ -97,15 +97,14 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
 
 // What extraction keeps of a page given its blocks' probabilities and
 // words: the blocks at or above the threshold, less its comment section
-// (extract/comments.h) unless `type`, the page's type as extraction has it
-// (the page-type classifier's; "" without one), is a forum, as
-// Processor::finish does.
+// (extract/comments.h) unless extraction takes the page for a forum
+// (taken_for_forum, extract/page_type.h), as Processor::finish does.
 struct KeptBlocks {
   std::vector<uint8_t> keep;
   std::vector<uint8_t> comments;  // the comment section's blocks; empty when the rule did not apply
 };
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
-                       const std::vector<double>& words, std::string_view type);
+                       const std::vector<double>& words, bool forum);
 
 // The benchmark's word F1 of keeping the given blocks of a page (of a
 // gold text).
@@ -183,12 +182,15 @@ struct CrossValidation {
   // one with the best mean, those pages at it and the others at
   // `threshold` (other_f1: that mean at each).
   std::vector<std::string> typed_as;
+  std::vector<float> forum_probability;  // the same classifier's, that the page is a forum
   double other_threshold = 0.5;
   std::map<double, double> other_f1;
   // The threshold page `page` is held to (type_threshold, extract/model.h),
-  // and its type as extraction would have it ("" untyped).
+  // its type as extraction would have it ("" untyped), and whether
+  // extraction would take it for a forum (taken_for_forum).
   double threshold_of(std::size_t page) const;
   std::string_view type_of(std::size_t page) const;
+  bool forum_of(std::size_t page) const;
   // The figures below are the decision's: both thresholds.
   std::map<std::string, double> f1_by_type;  // over the collections that name several types
   std::map<std::string, double> f1_by_source;

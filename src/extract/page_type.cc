@@ -32,6 +32,8 @@ PageType PageTyper::classify(const FeatureExtractor& features, const std::vector
     if ((*p)[i] > (*p)[best]) best = i;
   out.name = types_[best];
   out.probability = (*p)[best];
+  for (std::size_t i = 0; i < types_.size(); ++i)
+    if (types_[i] == "forum") out.forum = (*p)[i];
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "eval/report.h"
 #include "eval/train.h"
 #include "extract/model.h"
+#include "extract/page_type.h"
 #include "husk/normalize.h"
 #include "unit/test_util.h"
 
@@ -235,20 +236,30 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   page.comment_sections = comment_sections(blocks, comment_vocabulary(default_extract_config().families));
   ASSERT_EQ(page.comment_sections.size(), 1u);
   const std::vector<double> words = {11, 11};
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type).keep, (std::vector<uint8_t>{1, 0}));
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.3f}, 0.5, words, page.type).keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum").keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.3f}, 0.5, words, page.type == "forum").keep, (std::vector<uint8_t>{1, 0}));
   // The quality score counts the section as no content, as Processor::finish
   // has it: 2 * 9.9 / (11 + 9.9), not 2 * 9.9 / (11 + 9.9 + 8.8).
-  const KeptBlocks kept = kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type);
+  const KeptBlocks kept = kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum");
   EXPECT_EQ(kept.comments, (std::vector<uint8_t>{0, 1}));
   EXPECT_NEAR(text_quality({0.9f, 0.8f}, kept.keep, words, kept.comments), 19.8 / 20.9, 1e-6);
   // Nearly all of the kept text: the section is the page itself.
-  EXPECT_EQ(kept_blocks(page, {0.3f, 0.8f}, 0.5, words, page.type).keep, (std::vector<uint8_t>{0, 1}));
+  EXPECT_EQ(kept_blocks(page, {0.3f, 0.8f}, 0.5, words, page.type == "forum").keep, (std::vector<uint8_t>{0, 1}));
   page.type = "forum";
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type).keep, (std::vector<uint8_t>{1, 1}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum").keep, (std::vector<uint8_t>{1, 1}));
   // A forum the classifier takes for an article loses its thread, as in
-  // extraction.
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, "article").keep, (std::vector<uint8_t>{1, 0}));
+  // extraction, unless it gives the page kForumProbability of being one.
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, false).keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_TRUE(taken_for_forum("forum", 0.0f));
+  EXPECT_TRUE(taken_for_forum("article", kForumProbability));
+  EXPECT_FALSE(taken_for_forum("article", kForumProbability / 2));
+  CrossValidation cv;
+  cv.typed_as = {"article", "article", "forum"};
+  cv.forum_probability = {0.05f, 0.3f, 0.1f};
+  EXPECT_FALSE(cv.forum_of(0));
+  EXPECT_TRUE(cv.forum_of(1));
+  EXPECT_TRUE(cv.forum_of(2));
+  EXPECT_FALSE(cv.forum_of(3));
 }
 
 // A page whose best block passes the threshold but is doubted holds its
@@ -263,12 +274,12 @@ TEST(CrossValidation, HoldsADoubtedPageToItsBestBlock) {
   TrainingPage page;
   page.type = "listing";
   const std::vector<double> words = {5, 5, 5, 5};
-  EXPECT_EQ(kept_blocks(page, {0.99f, 0.45f, 0.3f, 0.1f}, 0.5, words, page.type).keep,
+  EXPECT_EQ(kept_blocks(page, {0.99f, 0.45f, 0.3f, 0.1f}, 0.5, words, page.type == "forum").keep,
             (std::vector<uint8_t>{1, 0, 0, 0}));
-  EXPECT_EQ(kept_blocks(page, {0.735f, 0.45f, 0.38f, 0.3f}, 0.5, words, page.type).keep,
+  EXPECT_EQ(kept_blocks(page, {0.735f, 0.45f, 0.38f, 0.3f}, 0.5, words, page.type == "forum").keep,
             (std::vector<uint8_t>{1, 1, 1, 0}));
   // No block at the threshold: the page keeps none.
-  EXPECT_EQ(kept_blocks(page, {0.49f, 0.45f, 0.3f, 0.1f}, 0.5, words, page.type).keep,
+  EXPECT_EQ(kept_blocks(page, {0.49f, 0.45f, 0.3f, 0.1f}, 0.5, words, page.type == "forum").keep,
             (std::vector<uint8_t>{0, 0, 0, 0}));
 }
 
@@ -292,9 +303,9 @@ TEST(CrossValidation, HoldsPagesTypedOtherThanArticlesToTheirOwnThreshold) {
   page.type = "product";
   const std::vector<double> words = {5, 5, 5};
   const std::vector<float> probability = {0.99f, 0.45f, 0.3f};
-  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(0), words, cv.type_of(0)).keep,
+  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(0), words, cv.forum_of(0)).keep,
             (std::vector<uint8_t>{1, 0, 0}));
-  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(1), words, cv.type_of(1)).keep,
+  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(1), words, cv.forum_of(1)).keep,
             (std::vector<uint8_t>{1, 1, 0}));
 }
 
