@@ -619,7 +619,7 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
   if (types.size() < 2) return out;
   out.type.assign(pages.size(), std::string());
   out.forum.assign(pages.size(), 0.0f);
-  const auto forum = static_cast<std::size_t>(std::find(types.begin(), types.end(), "forum") - types.begin());
+  const auto forum = static_cast<std::size_t>(std::find(types.begin(), types.end(), kForumType) - types.begin());
   for (int f = 0; f < folds; ++f) {
     std::vector<std::size_t> train, test;
     for (std::size_t p = 0; p < pages.size(); ++p) {
@@ -815,7 +815,7 @@ Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages
     const std::vector<int> fold = folds_of(pages, o, &folds);
     Result<OutOfFoldTypes> oof = out_of_fold_types(pages, fold, folds, features, o);
     if (!oof.ok()) return oof.status();
-    const std::vector<std::string>* typed = &oof->type;
+    const std::vector<std::string>& typed = oof->type;
     cv->types = types;
     cv->confusion.assign(types.size(), std::vector<std::size_t>(types.size(), 0));
     std::map<std::string, std::pair<std::size_t, std::size_t>> by_source;  // right, all
@@ -824,8 +824,8 @@ Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages
       return static_cast<std::size_t>(std::lower_bound(types.begin(), types.end(), type) - types.begin());
     };
     for (std::size_t p = 0; p < pages.size(); ++p) {
-      if ((*typed)[p].empty()) continue;
-      const std::size_t predicted = class_of((*typed)[p]), gold = class_of(pages[p].type);
+      if (typed[p].empty()) continue;
+      const std::size_t predicted = class_of(typed[p]), gold = class_of(pages[p].type);
       ++cv->confusion[gold][predicted];
       right += predicted == gold;
       auto& s = by_source[pages[p].source];

@@ -1,5 +1,7 @@
 #include "extract/page_type.h"
 
+#include <algorithm>
+
 namespace husk {
 
 Result<std::unique_ptr<PageTyper>> PageTyper::builtin(const FeatureExtractor& features) {
@@ -19,6 +21,8 @@ Result<std::unique_ptr<PageTyper>> PageTyper::builtin(const FeatureExtractor& fe
     i = j + 1;
   }
   if (typer->types_.size() < 2) return Status(Code::kInvalidArgument, "the page-type model names no types");
+  typer->forum_ = static_cast<std::size_t>(std::find(typer->types_.begin(), typer->types_.end(), kForumType) -
+                                           typer->types_.begin());
   return typer;
 }
 
@@ -32,8 +36,7 @@ PageType PageTyper::classify(const FeatureExtractor& features, const std::vector
     if ((*p)[i] > (*p)[best]) best = i;
   out.name = types_[best];
   out.probability = (*p)[best];
-  for (std::size_t i = 0; i < types_.size(); ++i)
-    if (types_[i] == "forum") out.forum = (*p)[i];
+  if (forum_ < types_.size()) out.forum = (*p)[forum_];
   return out;
 }
 

@@ -30,9 +30,10 @@ struct PageType {
 // train extract, which applies this rule, seed 1), WCXB dev's forums score
 // 0.743 going by the type alone, 0.760 at 0.1, 0.768 at 0.2 and 0.760 at
 // 0.3; no other collection moves.
+inline constexpr std::string_view kForumType = "forum";
 inline constexpr float kForumProbability = 0.2f;
 inline bool taken_for_forum(std::string_view type, float forum_probability) {
-  return type == "forum" || forum_probability >= kForumProbability;
+  return type == kForumType || forum_probability >= kForumProbability;
 }
 
 class PageTyper {
@@ -47,6 +48,7 @@ class PageTyper {
  private:
   std::shared_ptr<const TreeModel> model_;
   std::vector<std::string> types_;
+  std::size_t forum_ = 0;  // the forum class's place in types_ (types_.size() without one)
 };
 
 }  // namespace husk
