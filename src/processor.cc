@@ -11,6 +11,7 @@
 
 #include "base/url.h"
 #include "extract/comments.h"
+#include "extract/furniture.h"
 #include "extract/features.h"
 #include "extract/page_type.h"
 #include "extract/registry.h"
@@ -99,6 +100,7 @@ struct Processor::Cascade {
   // the local stage itself when it is the learned extractor, else its own.
   std::unique_ptr<Extractor> own_scorer;
   const Extractor* scorer = nullptr;
+  FurnitureLines furniture;
 
   Labels run(const ProcessorOptions& o, const Blocks& blocks, const Dom* dom, std::string_view url,
              std::string_view id, PageType* type, const Deadline& deadline) const {
@@ -192,6 +194,7 @@ Result<Processor> Processor::make(const ProcessorOptions& options) {
   Result<std::unique_ptr<PageTyper>> typer = PageTyper::builtin(*cascade->features);
   if (!typer.ok()) return typer.status();
   cascade->typer = std::move(*typer);
+  cascade->furniture = FurnitureLines(options.extract.furniture);
   if (options.sign)
     if (Status st = check_signers(options.signing.signers); !st.ok()) return st;
   auto kept = std::make_shared<ProcessorOptions>(options);
@@ -300,6 +303,8 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     result.page_type = std::move(type.name);
     for (std::string& w : labels.warnings) result.warnings.push_back(std::move(w));
     result.extractor = labels.extractor;
+    // Page furniture leaves the text whatever kept it.
+    std::vector<uint8_t> furniture = take_out_furniture(d.blocks, cascade_->furniture, labels.keep);
     // The user comments: out of the text, and returned apart when asked.
     // On a forum the posts are the content.
     const std::vector<double> words = word_counts(d.blocks);
@@ -341,6 +346,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       trace->blocks = std::move(d.blocks);
       trace->labels = std::move(labels);
       trace->comments = std::move(taken_out);
+      trace->furniture = std::move(furniture);
       trace->dom = std::move(d.dom);
     }
   } catch (const std::bad_alloc&) {

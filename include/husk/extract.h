@@ -110,10 +110,19 @@ struct HintFamily {
 // dev sets in docs/evaluation.md ("Presets").
 enum class ExtractPreset : uint8_t { kBalanced, kPrecision, kRecall };
 
+// A class of page furniture ("credit", "paywall", ...): short blocks that
+// are about the page, not its text (src/extract/furniture.h). Each pattern
+// is RE2, matched case-insensitively anywhere in the block's text.
+struct FurnitureClass {
+  std::string name;
+  std::vector<std::string> patterns;
+};
+
 struct ExtractConfig {
   DensityParams density;
   Vocabulary vocabulary;
   std::vector<HintFamily> families;  // in name order
+  std::vector<FurnitureClass> furniture;  // in name order
   // The learned extractor's block model: a file written by husk train
   // extract, or empty for the model compiled into husk.
   std::string block_model;

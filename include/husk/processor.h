@@ -126,12 +126,13 @@ struct Document {
 };
 
 // A page's blocks and their labels, for --dump-features and husk explain:
-// the labels are the final ones (the comment section taken out), and
-// `comments` says which blocks the comment rule took out of them.
+// the labels are the final ones (furniture and the comment section taken
+// out); `furniture` and `comments` say which blocks those rules took out.
 struct Trace {
   Blocks blocks;
   Labels labels;
   std::vector<uint8_t> comments;  // per block: 1 when the stage kept it and the comment rule took it out
+  std::vector<uint8_t> furniture;  // per block: 1 when the stage kept it and the furniture rule took it out
   std::optional<Dom> dom;         // when the page was analysed with its Dom kept
 };
 

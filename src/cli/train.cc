@@ -11,6 +11,7 @@
 #include "cli/common.h"
 #include "eval/train.h"
 #include "extract/features.h"
+#include "extract/furniture.h"
 #include "extract/model.h"
 
 namespace husk::cli {
@@ -31,10 +32,10 @@ struct TrainArgs {
 // The training matrix for analysis outside husk: names.txt, x.f32 (rows of
 // float32), blocks.tsv (page, block, coverage, tokens), pages.tsv (page,
 // id, domain, type, gold tokens, source), tokens.jsonl (per page, each block's
-// token ids and the gold's, its structure and its comment sections as
-// [first, end) block ranges; a snippet set's page also each block's must-drop
-// coverage and each snippet's blocks and the places its words occur whole,
-// "keep" for a must-keep one).
+// token ids and the gold's, its structure, its comment sections as
+// [first, end) block ranges and each block's furniture class (0: none); a snippet
+// set's page also each block's must-drop coverage and each snippet's blocks
+// and the places its words occur whole, "keep" for a must-keep one).
 Status dump(const std::string& dir, const FeatureExtractor& features, const std::vector<TrainingPage>& pages) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -51,6 +52,7 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
     nlohmann::json j = {{"blocks", t.tokens},      {"gold", t.gold},         {"element", t.block_element},
                         {"parent", t.parent},      {"first", t.first_block}, {"end", t.end_block}};
     for (const BlockRange& r : t.comment_sections) j["comments"].push_back({r.first, r.end});
+    j["furniture"] = t.furniture;
     if (t.snippet_gold) {
       j["drop"] = t.drop_coverage;
       for (const TrainingSnippet& s : t.snippets)
@@ -216,7 +218,22 @@ int run_train_extract(TrainArgs args) {
       }
       std::printf("\n");
     }
+    // The furniture rule by class: what each takes out of what the model
+    // kept, and what each collection's figure would be without it.
+    const FurnitureLines furniture(options.extract.furniture);
+    std::printf("the furniture rule by class (same folds): blocks the model kept that it takes out, those the gold "
+                "keeps, and each collection's figure with the class (left in the text -> taken out):\n");
+    for (const auto& [number, f] : cv.furniture) {
+      const std::string name = number == kEveryFurniture ? "all" : std::string(furniture.name(number));
+      std::printf("  furniture %-15s taken %5zu  gold %4zu", name.c_str(), f.taken, f.gold);
+      for (const auto& [source, left] : f.f1_left) {
+        auto now = cv.f1_by_source.find(source);
+        std::printf("  %s %.4f -> %.4f", source.c_str(), left, now == cv.f1_by_source.end() ? 0.0 : now->second);
+      }
+      std::printf("\n");
+    }
   }
+  std::fflush(stdout);  // the figures before the line on stderr that ends the run
   if (!args.cv_scores.empty())
     if (Status st = write_cv_scores(args.cv_scores, *pages, features, cv); !st.ok()) return fail("train", st.message(), 1);
   if (args.output.empty()) {

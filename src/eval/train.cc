@@ -16,6 +16,7 @@
 #include "base/url.h"
 #include "eval/eval.h"
 #include "extract/features.h"
+#include "extract/furniture.h"
 #include "extract/model.h"
 #include "extract/page_type.h"
 #include "extract/registry.h"
@@ -292,6 +293,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
   }
 
   std::unique_ptr<Extractor> density = make_density_extractor(processor.options().extract);
+  const FurnitureLines furniture(processor.options().extract.furniture);
   struct Worked {
     TrainingPage page;
     std::vector<std::vector<std::string>> words;  // per block, then the gold's last
@@ -335,6 +337,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
       t.end_block.push_back(e.end_block);
     }
     t.comment_sections = comment_sections(d.blocks, comment_vocabulary(processor.options().extract.families));
+    for (const Block& b : d.blocks.blocks) t.furniture.push_back(furniture.number_of(b.text, b.features.words));
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
     w.words.push_back(lower_tokens(sp.gold));
     return w;
@@ -366,6 +369,35 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
 namespace husk {
 
 namespace {
+
+// CrossValidation::furniture from the out-of-fold probabilities.
+void furniture_by_class(const std::vector<TrainingPage>& pages, const std::vector<std::vector<float>>& scores,
+                        const std::vector<std::vector<double>>& words, CrossValidation& cv) {
+  uint8_t classes = 0;
+  for (const TrainingPage& t : pages)
+    for (uint8_t c : t.furniture) classes = std::max(classes, c);
+  if (classes == 0) return;
+  std::vector<uint8_t> measured;
+  for (uint8_t c = 1; c <= classes && c < kEveryFurniture; ++c) measured.push_back(c);
+  measured.push_back(kEveryFurniture);
+  for (uint8_t c : measured) {
+    CrossValidation::Furniture& f = cv.furniture[c];
+    std::map<std::string, CollectionScore> sources;
+    for (std::size_t p = 0; p < pages.size(); ++p) {
+      const TrainingPage& t = pages[p];
+      const std::vector<uint8_t> keep = kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), c).keep;
+      sources[t.source].add(t, keep);
+      const std::vector<uint8_t> all = kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p),
+                                                   kEveryFurniture).keep;
+      for (std::size_t b = 0; b < t.furniture.size() && b < all.size(); ++b) {
+        if (!all[b] || t.furniture[b] == 0 || (c != kEveryFurniture && t.furniture[b] != c)) continue;
+        ++f.taken;
+        if (b < t.coverage.size() && t.coverage[b] >= 0.5f) ++f.gold;
+      }
+    }
+    for (const auto& [source, s] : sources) f.f1_left[source] = s.f1();
+  }
+}
 
 Status xgboost_error(const std::string& what) { return Status(Code::kInternal, what + ": " + XGBGetLastError()); }
 
@@ -661,13 +693,15 @@ bool CrossValidation::forum_of(std::size_t page) const {
 }
 
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
-                       const std::vector<double>& words, bool forum) {
+                       const std::vector<double>& words, bool forum, uint8_t left_class) {
   KeptBlocks out;
   out.keep.resize(probability.size());
   float best = 0;
   for (float p : probability) best = std::max(best, p);
   const double cut = page_threshold(threshold, best);
-  for (std::size_t b = 0; b < out.keep.size(); ++b) out.keep[b] = probability[b] >= cut;
+  for (std::size_t b = 0; b < out.keep.size(); ++b)
+    out.keep[b] = probability[b] >= cut && !(b < page.furniture.size() && page.furniture[b] != 0 &&
+                                              left_class != kEveryFurniture && page.furniture[b] != left_class);
   if (forum || page.comment_sections.empty()) return out;
   out.comments = take_out_comments(page.comment_sections, words, out.keep);
   return out;
@@ -776,6 +810,7 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     }
     for (const auto& [source, series] : quality) cv->quality_spearman[source] = spearman(series.first, series.second);
     leaked_by_class(pages, scores, words, names, o, *cv);
+    furniture_by_class(pages, scores, words, *cv);
     cv->out_of_fold = std::move(scores);
   }
   std::vector<std::size_t> all(pages.size());

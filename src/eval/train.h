@@ -61,6 +61,9 @@ struct TrainingPage {
   // The elements that may be its comment section (extract/comments.h), so
   // that cross-validation takes the comments out as extraction does.
   std::vector<BlockRange> comment_sections;
+  // Per block: its page-furniture class (FurnitureLines::number_of, 0 for
+  // none), which extraction takes out whatever the model says.
+  std::vector<uint8_t> furniture;
 };
 
 // Where texts fall on a page's blocks: the page's tokens in block order
@@ -96,15 +99,19 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
                                                          unsigned jobs);
 
 // What extraction keeps of a page given its blocks' probabilities and
-// words: the blocks at or above the threshold, less its comment section
+// words: the blocks at or above the threshold that are not furniture
+// (extract/furniture.h), less its comment section
 // (extract/comments.h) unless extraction takes the page for a forum
 // (taken_for_forum, extract/page_type.h), as Processor::finish does.
 struct KeptBlocks {
   std::vector<uint8_t> keep;
   std::vector<uint8_t> comments;  // the comment section's blocks; empty when the rule did not apply
 };
+// `left_class` is a furniture class left in the text (0: none, kEveryFurniture:
+// all), for the measurement of each class.
+inline constexpr uint8_t kEveryFurniture = 255;
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
-                       const std::vector<double>& words, bool forum);
+                       const std::vector<double>& words, bool forum, uint8_t left_class = 0);
 
 // The benchmark's word F1 of keeping the given blocks of a page (of a
 // gold text).
@@ -206,6 +213,16 @@ struct CrossValidation {
   // "share", ...; "none" without one). The content family
   // names the article's own wrapper and is passed over.
   std::map<std::string, std::map<std::string, double>> leaked_by_class;  // class -> collection -> share
+  // The furniture rule by class (TrainingPage::furniture's numbers; the
+  // rule as a whole as kEveryFurniture): the blocks the model kept that it
+  // takes out, those of them the gold keeps (must-keep snippets on a
+  // snippet set), and each collection's figure with the class left in the
+  // text.
+  struct Furniture {
+    std::size_t taken = 0, gold = 0;
+    std::map<std::string, double> f1_left;  // collection -> figure with the class in the text
+  };
+  std::map<uint8_t, Furniture> furniture;
   // Each page's blocks' out-of-fold probabilities (the model that never
   // saw its domain), in page order: for analysis outside husk.
   std::vector<std::vector<float>> out_of_fold;

@@ -4,6 +4,7 @@
 
 #include "base/toml_config.h"
 #include "base/builtin_config.h"
+#include "extract/furniture.h"
 #include "husk/extract.h"
 
 namespace husk {
@@ -94,6 +95,36 @@ Status apply_families(const toml::table& table, const std::string& source, std::
   return Status();
 }
 
+// [furniture]: each key a class, its value a list of RE2 patterns. A
+// pattern RE2 cannot compile is an error here, with its place in the file,
+// so that extraction never meets one.
+Status apply_furniture(const toml::table& table, const std::string& source, std::vector<FurnitureClass>& classes) {
+  for (const auto& [name, node] : table) {
+    FurnitureClass c;
+    c.name = std::string(name.str());
+    const toml::array* array = node.as_array();
+    if (array == nullptr)
+      return Status(Code::kInvalidArgument,
+                    toml_where(source, node) + ": furniture." + c.name + " must be a list of patterns");
+    for (const toml::node& item : *array) {
+      std::optional<std::string> s = item.value<std::string>();
+      if (!s || s->empty())
+        return Status(Code::kInvalidArgument, toml_where(source, item) + ": furniture." + c.name + " holds a non-string");
+      RE2 compiled(*s, furniture_pattern_options());
+      if (!compiled.ok())
+        return Status(Code::kInvalidArgument,
+                      toml_where(source, item) + ": furniture." + c.name + ": " + compiled.error());
+      c.patterns.push_back(*s);
+    }
+    // A class given again replaces the built-in one.
+    std::erase_if(classes, [&](const FurnitureClass& old) { return old.name == c.name; });
+    classes.push_back(std::move(c));
+  }
+  std::sort(classes.begin(), classes.end(),
+            [](const FurnitureClass& a, const FurnitureClass& b) { return a.name < b.name; });
+  return Status();
+}
+
 Result<ExtractConfig> parse_over(const std::string& text, const std::string& source, ExtractConfig config) {
   Result<toml::table> parsed = parse_toml(text, source);
   if (!parsed.ok()) return parsed.status();
@@ -106,6 +137,8 @@ Result<ExtractConfig> parse_over(const std::string& text, const std::string& sou
       st = apply_vocabulary(*table, source, config.vocabulary);
     } else if (key.str() == "families" && table != nullptr) {
       st = apply_families(*table, source, config.families);
+    } else if (key.str() == "furniture" && table != nullptr) {
+      st = apply_furniture(*table, source, config.furniture);
     } else {
       st = Status(Code::kInvalidArgument, toml_where(source, node) + ": unknown section " + std::string(key.str()));
     }

@@ -104,19 +104,20 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
     out += "<p class=\"error\">error: " + esc(result.status.to_string()) + "</p>\n</body></html>\n";
     return out;
   }
-  std::size_t kept = 0, removed = 0, comments = 0;
+  std::size_t kept = 0, removed = 0, comments = 0, furniture = 0;
   for (std::size_t i = 0; i < blocks.blocks.size(); ++i) {
     const bool k = i < labels.keep.size() && labels.keep[i];
     (k ? kept : removed) += 1;
     if (i < trace.comments.size() && trace.comments[i]) ++comments;
+    if (i < trace.furniture.size() && trace.furniture[i]) ++furniture;
   }
   char figures[160];
   std::snprintf(figures, sizeof figures, "quality %.2f, boilerplate %.2f", result.quality, result.boilerplate);
   out += "<p class=\"summary\"><span>url: " + (result.url.empty() ? std::string("none") : esc(result.url)) +
          "</span><span>labelled by: <b>" + esc(stage) + "</b></span><span>page type: " + esc(result.page_type) +
          "</span><span>" + figures + "</span><span id=\"counts\">" + std::to_string(kept) + " blocks kept, " +
-         std::to_string(removed) + " removed (" + std::to_string(comments) +
-         " by the comment rule)</span></p>\n";
+         std::to_string(removed) + " removed (" + std::to_string(comments) + " by the comment rule, " +
+         std::to_string(furniture) + " by the furniture rule)</span></p>\n";
   if (labels.threshold > 0) {
     char cut[32], sure[32];
     std::snprintf(cut, sizeof cut, "%.3f", labels.threshold);
@@ -148,7 +149,8 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
     const Block& b = blocks.blocks[i];
     const bool k = i < labels.keep.size() && labels.keep[i];
     const bool comment = i < trace.comments.size() && trace.comments[i];
-    const std::string decided = comment ? "comment rule" : stage;
+    const bool furniture_line = i < trace.furniture.size() && trace.furniture[i];
+    const std::string decided = comment ? "comment rule" : furniture_line ? "furniture rule" : stage;
     std::string probability;
     if (i < labels.probability.size()) {
       char p[16];
@@ -166,6 +168,7 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
            probability + "\">\n<div class=\"why\">#" + std::to_string(i) + " &lt;" +
            esc(tag_name(b.features.tag)) + "&gt; " + (k ? "kept" : "removed") + " by <b>" + esc(decided) + "</b>";
     if (comment) out += " (the " + esc(stage) + " kept it; it sits in the comment section)";
+    if (furniture_line) out += " (the " + esc(stage) + " kept it; it is page furniture, config/extract.toml [furniture])";
     if (!probability.empty()) out += ", model probability " + probability;
     out += ", " + std::to_string(b.features.words) + " words";
     if (b.features.link_words > 0) {

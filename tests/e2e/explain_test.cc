@@ -87,6 +87,30 @@ TEST(Explain, ThePageShowsWhatHuskExtractKeepsAndWhy) {
   EXPECT_EQ(model_blocks_beside_threshold(html), std::make_pair(shown.size(), 0.5));
 }
 
+// A furniture line the model keeps is shown removed by the furniture rule,
+// with the stage that kept it named, and counted in the summary.
+TEST(Explain, ShowsTheFurnitureRuleTakingOutALineTheModelKept) {
+  TempDir dir;
+  std::string page = "<html><body><article><h1>Harbour festival opens</h1>";
+  for (int i = 0; i < 4; ++i)
+    page += "<p>The harbour festival opens on Friday with music on three stages and food from every quarter, "
+            "paragraph " + std::to_string(i) + ".</p>";
+  page += "<p>Photo: Jane Doe / Reuters</p></article></body></html>";
+  test::write_file(dir.file("festival.html"), page);
+  ASSERT_EQ(run_husk("explain " + dir.file("festival.html") + " -o " + dir.file("page.html")).exit_code, 0);
+  const std::string html = test::read_file(dir.file("page.html"));
+  std::size_t furniture = 0;
+  for (const Shown& s : blocks_shown(html)) {
+    if (s.text != "Photo: Jane Doe / Reuters") continue;
+    ++furniture;
+    EXPECT_FALSE(s.kept);
+    EXPECT_EQ(s.stage, "furniture rule");
+  }
+  EXPECT_EQ(furniture, 1u);
+  EXPECT_NE(html.find("1 by the furniture rule"), std::string::npos);
+  EXPECT_NE(html.find("the learned model kept it; it is page furniture"), std::string::npos);
+}
+
 // A listing the model is unsure of: its best block is under 0.98, so the
 // page's threshold is below the model's 0.50, and the blocks keep to it.
 TEST(Explain, ShowsTheThresholdOfAPageWhoseBestBlockIsDoubted) {

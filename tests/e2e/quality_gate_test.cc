@@ -279,6 +279,7 @@ TEST(QualityGate, CrossValidatedFloorsAndTheShippedModelsRebuild) {
                                              "| | husk | best peer measured beside it |");
   for (const auto& [label, collection] :
        std::map<std::string, std::string>{{"daniel-dev", "daniel-dev"},
+                                          {"traf-snippets-dev", "traf-snippets-dev"},
                                           {"WCXB dev", "wcxb-dev"},
                                           {"article-extraction-benchmark", "article-extraction-benchmark"}})
     EXPECT_EQ(test::row_containing(readme, label).at(0), three(f1.at(collection))) << "README.md, " << label;

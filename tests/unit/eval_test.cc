@@ -250,6 +250,11 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   // A forum the classifier takes for an article loses its thread, as in
   // extraction, unless it gives the page kForumProbability of being one.
   EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, false).keep, (std::vector<uint8_t>{1, 0}));
+  // Furniture leaves what the model keeps, as in extraction.
+  page.type = "article";
+  page.furniture = {0, 1};
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.9f}, 0.5, words, false).keep, (std::vector<uint8_t>{1, 0}));
+  page.furniture.clear();
   EXPECT_TRUE(taken_for_forum("forum", 0.0f));
   EXPECT_TRUE(taken_for_forum("article", kForumProbability));
   EXPECT_FALSE(taken_for_forum("article", kForumProbability / 2));

@@ -1,0 +1,50 @@
+// Page furniture (furniture.h).
+#include "extract/furniture.h"
+
+namespace husk {
+
+RE2::Options furniture_pattern_options() {
+  RE2::Options o;
+  o.set_case_sensitive(false);
+  o.set_log_errors(false);
+  return o;
+}
+
+FurnitureLines::FurnitureLines(const std::vector<FurnitureClass>& classes) {
+  for (const FurnitureClass& c : classes) {
+    if (c.patterns.empty()) continue;
+    std::string alternation;
+    for (const std::string& p : c.patterns) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
+    auto compiled = std::make_unique<RE2>(alternation, furniture_pattern_options());
+    // The configuration compiled each pattern already (config.cc), so the
+    // alternation compiles; a block's class number holds 255 classes.
+    if (compiled->ok() && classes_.size() < 255) classes_.push_back({c.name, std::move(compiled)});
+  }
+}
+
+uint8_t FurnitureLines::number_of(std::string_view text, uint32_t words) const {
+  if (words == 0 || words > kFurnitureMaxWords) return 0;
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\n' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\t')) text.remove_suffix(1);
+  for (std::size_t k = 0; k < classes_.size(); ++k)
+    if (RE2::PartialMatch(text, *classes_[k].pattern)) return static_cast<uint8_t>(k + 1);
+  return 0;
+}
+
+std::string_view FurnitureLines::name(uint8_t number) const {
+  return number == 0 || number > classes_.size() ? std::string_view() : std::string_view(classes_[number - 1].name);
+}
+
+std::vector<uint8_t> take_out_furniture(const Blocks& blocks, const FurnitureLines& lines, std::vector<uint8_t>& keep) {
+  std::vector<uint8_t> out(keep.size(), 0);
+  for (std::size_t i = 0; i < keep.size() && i < blocks.blocks.size(); ++i) {
+    const Block& b = blocks.blocks[i];
+    if (keep[i] && lines.number_of(b.text, b.features.words) != 0) {
+      keep[i] = 0;
+      out[i] = 1;
+    }
+  }
+  return out;
+}
+
+}  // namespace husk

@@ -1,0 +1,59 @@
+// Page furniture: short blocks that speak about the page rather than
+// being its text — photo credits and copyright notices, reading times,
+// "updated on" lines, prompts to comment, to subscribe or to log in. The
+// block model keeps some of them beside the article they sit in (they share
+// its container and its look), and no gold text of the development
+// collections keeps them; so whatever a stage kept, a block of at most
+// kFurnitureMaxWords words that a class of config/extract.toml's
+// [furniture] matches leaves the text (Processor::finish, and the learned
+// model's cross-validation, src/eval/train.cc). Each class and its
+// measurement: docs/evaluation.md, "Furniture".
+#pragma once
+
+#include <re2/re2.h>
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "husk/extract.h"
+#include "husk/html.h"
+
+namespace husk {
+
+// A furniture line is a line or two; a longer block holding one of its
+// phrases is a paragraph that mentions it (on the development collections,
+// the kept blocks of 31 to 50 words the classes match are the gold's text
+// about as often as not: manual pages, reviews naming a subscription).
+inline constexpr uint32_t kFurnitureMaxWords = 30;
+
+// How every furniture pattern is compiled: UTF-8, case-insensitive, and
+// quiet (a bad pattern is reported by the configuration, not on stderr).
+RE2::Options furniture_pattern_options();
+
+class FurnitureLines {
+ public:
+  FurnitureLines() = default;
+  explicit FurnitureLines(const std::vector<FurnitureClass>& classes);
+
+  // The class a block's text belongs to, or "" (longer blocks never do).
+  std::string_view class_of(std::string_view text, uint32_t words) const { return name(number_of(text, words)); }
+  // The same as a number: 0 for none, k for the k-th class in name order.
+  uint8_t number_of(std::string_view text, uint32_t words) const;
+  std::string_view name(uint8_t number) const;
+  std::size_t size() const { return classes_.size(); }
+
+ private:
+  struct Compiled {
+    std::string name;
+    std::unique_ptr<RE2> pattern;  // the class's patterns as one alternation
+  };
+  std::vector<Compiled> classes_;
+};
+
+// Takes the furniture out of what a stage kept and returns it: one entry per
+// block, 1 where a kept block was furniture.
+std::vector<uint8_t> take_out_furniture(const Blocks& blocks, const FurnitureLines& lines, std::vector<uint8_t>& keep);
+
+}  // namespace husk
