@@ -346,7 +346,9 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       trace->blocks = std::move(d.blocks);
       trace->labels = std::move(labels);
       trace->comments = std::move(taken_out);
-      trace->furniture = std::move(furniture);
+      trace->furniture.assign(furniture.size(), std::string());
+      for (std::size_t i = 0; i < furniture.size(); ++i)
+        trace->furniture[i] = std::string(cascade_->furniture.name(furniture[i]));
       trace->dom = std::move(d.dom);
     }
   } catch (const std::bad_alloc&) {

@@ -132,7 +132,7 @@ struct Trace {
   Blocks blocks;
   Labels labels;
   std::vector<uint8_t> comments;  // per block: 1 when the stage kept it and the comment rule took it out
-  std::vector<uint8_t> furniture;  // per block: 1 when the stage kept it and the furniture rule took it out
+  std::vector<std::string> furniture;  // per block: the furniture class that took it out of what the stage kept, or ""
   std::optional<Dom> dom;         // when the page was analysed with its Dom kept
 };
 

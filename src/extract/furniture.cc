@@ -39,10 +39,9 @@ std::vector<uint8_t> take_out_furniture(const Blocks& blocks, const FurnitureLin
   std::vector<uint8_t> out(keep.size(), 0);
   for (std::size_t i = 0; i < keep.size() && i < blocks.blocks.size(); ++i) {
     const Block& b = blocks.blocks[i];
-    if (keep[i] && lines.number_of(b.text, b.features.words) != 0) {
-      keep[i] = 0;
-      out[i] = 1;
-    }
+    if (!keep[i]) continue;
+    out[i] = lines.number_of(b.text, b.features.words);
+    if (out[i] != 0) keep[i] = 0;
   }
   return out;
 }

@@ -53,7 +53,8 @@ class FurnitureLines {
 };
 
 // Takes the furniture out of what a stage kept and returns it: one entry per
-// block, 1 where a kept block was furniture.
+// block, the class number (FurnitureLines::number_of) where a kept block
+// was furniture, else 0.
 std::vector<uint8_t> take_out_furniture(const Blocks& blocks, const FurnitureLines& lines, std::vector<uint8_t>& keep);
 
 }  // namespace husk

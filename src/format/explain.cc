@@ -109,7 +109,7 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
     const bool k = i < labels.keep.size() && labels.keep[i];
     (k ? kept : removed) += 1;
     if (i < trace.comments.size() && trace.comments[i]) ++comments;
-    if (i < trace.furniture.size() && trace.furniture[i]) ++furniture;
+    if (i < trace.furniture.size() && !trace.furniture[i].empty()) ++furniture;
   }
   char figures[160];
   std::snprintf(figures, sizeof figures, "quality %.2f, boilerplate %.2f", result.quality, result.boilerplate);
@@ -149,7 +149,7 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
     const Block& b = blocks.blocks[i];
     const bool k = i < labels.keep.size() && labels.keep[i];
     const bool comment = i < trace.comments.size() && trace.comments[i];
-    const bool furniture_line = i < trace.furniture.size() && trace.furniture[i];
+    const bool furniture_line = i < trace.furniture.size() && !trace.furniture[i].empty();
     const std::string decided = comment ? "comment rule" : furniture_line ? "furniture rule" : stage;
     std::string probability;
     if (i < labels.probability.size()) {
@@ -168,7 +168,9 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
            probability + "\">\n<div class=\"why\">#" + std::to_string(i) + " &lt;" +
            esc(tag_name(b.features.tag)) + "&gt; " + (k ? "kept" : "removed") + " by <b>" + esc(decided) + "</b>";
     if (comment) out += " (the " + esc(stage) + " kept it; it sits in the comment section)";
-    if (furniture_line) out += " (the " + esc(stage) + " kept it; it is page furniture, config/extract.toml [furniture])";
+    if (furniture_line)
+      out += " (the " + esc(stage) + " kept it; it is page furniture: " + esc(trace.furniture[i]) +
+             ", config/extract.toml [furniture])";
     if (!probability.empty()) out += ", model probability " + probability;
     out += ", " + std::to_string(b.features.words) + " words";
     if (b.features.link_words > 0) {

@@ -108,7 +108,7 @@ TEST(Explain, ShowsTheFurnitureRuleTakingOutALineTheModelKept) {
   }
   EXPECT_EQ(furniture, 1u);
   EXPECT_NE(html.find("1 by the furniture rule"), std::string::npos);
-  EXPECT_NE(html.find("the learned model kept it; it is page furniture"), std::string::npos);
+  EXPECT_NE(html.find("the learned model kept it; it is page furniture: credit"), std::string::npos);
 }
 
 // A listing the model is unsure of: its best block is under 0.98, so the
