@@ -256,7 +256,11 @@ int run_train_page_type(TrainArgs args) {
   Result<std::string> model = train_page_type_model(*pages, features, args.page_type, &cv);
   if (!model.ok()) return fail("train", model.status().message(), 1);
   if (cv.folds > 0) {
-    std::printf("cross-validation, %zu folds grouped by domain: accuracy %.4f\n", cv.folds, cv.accuracy);
+    if (args.page_type.by_collection)
+      std::printf("cross-validation, leave one collection out (%zu collections): accuracy %.4f\n", cv.folds,
+                  cv.accuracy);
+    else
+      std::printf("cross-validation, %zu folds grouped by domain: accuracy %.4f\n", cv.folds, cv.accuracy);
     if (cv.accuracy_by_source.size() > 1)
       for (const auto& [source, a] : cv.accuracy_by_source) std::printf("  %-30s %.4f\n", source.c_str(), a);
     std::printf("%-14s", "gold \\ said");

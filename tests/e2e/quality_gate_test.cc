@@ -15,6 +15,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "eval/eval.h"
 #include "husk/ingest.h"
@@ -293,6 +294,22 @@ TEST(QualityGate, CrossValidatedFloorsAndTheShippedModelsRebuild) {
   std::printf("page-type cross-validated accuracy %s (floor %.4f)\n", m[1].str().c_str(),
               cv.at("page_type_accuracy").get<double>());
   EXPECT_GE(std::stod(m[1]), cv.at("page_type_accuracy").get<double>() - tolerance);
+  // docs/evaluation.md prints the confusion matrix of the same run.
+  const auto matrix = test::table_after(doc, "| gold \\ said | article |");
+  std::size_t rows = 0;
+  static const std::regex row(R"(^([a-z]+) +((?:[0-9]+ +)+)([01]\.[0-9]{3})$)");
+  for (const std::string& l : test::lines(types.out)) {
+    std::smatch r;
+    if (!std::regex_match(l, r, row)) continue;
+    ++rows;
+    std::vector<std::string> cells;
+    std::istringstream counts(r[2].str());
+    for (std::string c; counts >> c;) cells.push_back(c);
+    cells.push_back(r[3]);
+    ASSERT_TRUE(matrix.count(r[1])) << "docs/evaluation.md's confusion matrix has no row " << r[1];
+    EXPECT_EQ(matrix.at(r[1]), cells) << "docs/evaluation.md, confusion matrix, " << r[1];
+  }
+  EXPECT_EQ(rows, 7u) << types.out;
   EXPECT_EQ(test::read_file(dir.file("page_type.ubj")),
             test::read_file(std::string(HUSK_SOURCE_DIR) + "/config/models/page_type.ubj"))
       << "husk train page-type no longer reproduces config/models/page_type.ubj";
