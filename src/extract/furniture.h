@@ -2,9 +2,9 @@
 // being its text — photo credits and copyright notices, reading times,
 // "updated on" lines, prompts to comment, to subscribe or to log in. The
 // block model keeps some of them beside the article they sit in (they share
-// its container and its look), and no gold text of the development
-// collections keeps them; so whatever a stage kept, a block of at most
-// kFurnitureMaxWords words that a class of config/extract.toml's
+// its container and its look), and the gold texts of the development
+// collections leave most of them out; so whatever a stage kept, a block of
+// at most kFurnitureMaxWords words that a class of config/extract.toml's
 // [furniture] matches leaves the text (Processor::finish, and the learned
 // model's cross-validation, src/eval/train.cc). Each class and its
 // measurement: docs/evaluation.md, "Furniture".
