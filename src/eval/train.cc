@@ -380,15 +380,20 @@ void furniture_by_class(const std::vector<TrainingPage>& pages, const std::vecto
   std::vector<uint8_t> measured;
   for (uint8_t c = 1; c <= classes && c < kEveryFurniture; ++c) measured.push_back(c);
   measured.push_back(kEveryFurniture);
+  // What each page keeps with every class left in the text: the blocks a
+  // class takes out are its blocks among them.
+  std::vector<std::vector<uint8_t>> kept_with_all(pages.size());
+  for (std::size_t p = 0; p < pages.size(); ++p)
+    kept_with_all[p] = kept_blocks(pages[p], scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), kEveryFurniture).keep;
   for (uint8_t c : measured) {
     CrossValidation::Furniture& f = cv.furniture[c];
     std::map<std::string, CollectionScore> sources;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       const TrainingPage& t = pages[p];
-      const std::vector<uint8_t> keep = kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), c).keep;
-      sources[t.source].add(t, keep);
-      const std::vector<uint8_t> all = kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p),
-                                                   kEveryFurniture).keep;
+      sources[t.source].add(t, c == kEveryFurniture ? kept_with_all[p]
+                                                    : kept_blocks(t, scores[p], cv.threshold_of(p), words[p],
+                                                                  cv.forum_of(p), c).keep);
+      const std::vector<uint8_t>& all = kept_with_all[p];
       for (std::size_t b = 0; b < t.furniture.size() && b < all.size(); ++b) {
         if (!all[b] || t.furniture[b] == 0 || (c != kEveryFurniture && t.furniture[b] != c)) continue;
         ++f.taken;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "extract/comments.h"
+#include "extract/furniture.h"
 #include "husk/processor.h"
 #include "husk/status.h"
 
@@ -110,6 +111,7 @@ struct KeptBlocks {
 // `left_class` is a furniture class left in the text (0: none, kEveryFurniture:
 // all), for the measurement of each class.
 inline constexpr uint8_t kEveryFurniture = 255;
+static_assert(kEveryFurniture > kMaxFurnitureClasses, "a class number would read as every class");
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
                        const std::vector<double>& words, bool forum, uint8_t left_class = 0);
 

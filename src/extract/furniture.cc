@@ -1,6 +1,8 @@
 // Page furniture (furniture.h).
 #include "extract/furniture.h"
 
+#include "base/text_util.h"
+
 namespace husk {
 
 RE2::Options furniture_pattern_options() {
@@ -17,15 +19,14 @@ FurnitureLines::FurnitureLines(const std::vector<FurnitureClass>& classes) {
     for (const std::string& p : c.patterns) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
     auto compiled = std::make_unique<RE2>(alternation, furniture_pattern_options());
     // The configuration compiled each pattern already (config.cc), so the
-    // alternation compiles; a block's class number holds 255 classes.
-    if (compiled->ok() && classes_.size() < 255) classes_.push_back({c.name, std::move(compiled)});
+    // alternation compiles.
+    if (compiled->ok() && classes_.size() < kMaxFurnitureClasses) classes_.push_back({c.name, std::move(compiled)});
   }
 }
 
 uint8_t FurnitureLines::number_of(std::string_view text, uint32_t words) const {
   if (words == 0 || words > kFurnitureMaxWords) return 0;
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\n' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\t')) text.remove_suffix(1);
+  text = trim(text);
   for (std::size_t k = 0; k < classes_.size(); ++k)
     if (RE2::PartialMatch(text, *classes_[k].pattern)) return static_cast<uint8_t>(k + 1);
   return 0;

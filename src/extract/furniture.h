@@ -28,6 +28,10 @@ namespace husk {
 // about as often as not: manual pages, reviews naming a subscription).
 inline constexpr uint32_t kFurnitureMaxWords = 30;
 
+// A block's class is a number of one byte (0 for none); the last value is
+// left free for the cross-validation's "every class" (src/eval/train.h).
+inline constexpr uint8_t kMaxFurnitureClasses = 254;
+
 // How every furniture pattern is compiled: UTF-8, case-insensitive, and
 // quiet (a bad pattern is reported by the configuration, not on stderr).
 RE2::Options furniture_pattern_options();
