@@ -2,11 +2,16 @@
 
 #include <xgboost/c_api.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
-#include <functional>
-#include <limits>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <initializer_list>
+#include <limits>
 #include <mutex>
 
 // The model files of config/models/, linked in by src/extract/models.S.
@@ -17,7 +22,13 @@ extern const char husk_page_type_model_begin[], husk_page_type_model_end[];
 
 namespace husk {
 
+struct TreeArrays {
+  std::vector<double> left, right, feature, value, default_left;
+};
+
 struct TreeModel::Handle {
+  std::once_flag once;
+  Status loaded;
   BoosterHandle booster = nullptr;
   ~Handle() {
     if (booster != nullptr) XGBoosterFree(booster);
@@ -39,40 +50,198 @@ void quiet() {
 TreeModel::TreeModel() : handle_(std::make_unique<Handle>()) {}
 TreeModel::~TreeModel() = default;
 
+namespace {
+
+// Reads a model as XGBoost saves it (JSON or UBJSON: learner.feature_names,
+// learner.attributes, learner.learner_model_param, learner.objective.name,
+// and under learner.gradient_booster.model the trees' node arrays and
+// tree_info) as the parser meets it, without building the document: a
+// model is a quarter of a million numbers, and husk reads its two at every
+// start. Each value is placed by the keys above it.
+class ModelReader {
+ public:
+  using Json = nlohmann::json;
+
+  std::vector<std::string> feature_names;
+  std::map<std::string, std::string> attributes;
+  std::map<std::string, std::string> params;  // learner_model_param
+  std::string objective;
+  std::string booster;  // gradient_booster.name
+  std::vector<double> tree_info;
+  std::vector<TreeArrays> trees;
+  std::string error;
+
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(Json::number_integer_t v) { return number(static_cast<double>(v)); }
+  bool number_unsigned(Json::number_unsigned_t v) { return number(static_cast<double>(v)); }
+  bool number_float(Json::number_float_t v, const std::string&) { return number(v); }
+  bool binary(Json::binary_t&) { return true; }
+  bool string(std::string& v) {
+    const std::size_t n = path_.size();
+    if (n == 3 && at({"learner", "feature_names", kItem})) feature_names.push_back(v);
+    else if (n == 3 && at({"learner", "attributes"})) attributes[path_[2]] = v;
+    else if (n == 3 && at({"learner", "learner_model_param"})) params[path_[2]] = v;
+    else if (n == 3 && at({"learner", "objective", "name"})) objective = v;
+    else if (n == 3 && at({"learner", "gradient_booster", "name"})) booster = v;
+    return true;
+  }
+  bool start_object(std::size_t) {
+    if (path_.size() == 5 && at({"learner", "gradient_booster", "model", "trees", kItem})) trees.emplace_back();
+    path_.emplace_back();
+    return true;
+  }
+  bool key(std::string& k) {
+    path_.back() = k;
+    return true;
+  }
+  bool end_object() {
+    path_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) {
+    path_.emplace_back(kItem);
+    target_ = nullptr;
+    const std::size_t n = path_.size();
+    if (n == 5 && at({"learner", "gradient_booster", "model", "tree_info", kItem})) {
+      target_ = &tree_info;
+    } else if (n == 7 && !trees.empty() && at({"learner", "gradient_booster", "model", "trees", kItem})) {
+      TreeArrays& t = trees.back();
+      const std::string& k = path_[5];
+      target_ = k == "left_children"      ? &t.left
+                : k == "right_children"   ? &t.right
+                : k == "split_indices"    ? &t.feature
+                : k == "split_conditions" ? &t.value
+                : k == "default_left"     ? &t.default_left
+                                          : nullptr;
+    }
+    if (target_ != nullptr) target_depth_ = n;
+    return true;
+  }
+  bool end_array() {
+    path_.pop_back();
+    target_ = nullptr;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) {
+    error = "not a model XGBoost saved (unreadable at byte " + std::to_string(position) + ")";
+    return false;
+  }
+
+ private:
+  static constexpr std::string_view kItem = "[]";  // an array's level in the path
+  std::vector<std::string> path_;                  // each open object's key, kItem for each open array
+  std::vector<double>* target_ = nullptr;          // where the open array's numbers go
+  std::size_t target_depth_ = 0;
+
+  bool number(double v) {
+    if (target_ != nullptr && path_.size() == target_depth_) target_->push_back(v);
+    return true;
+  }
+  // Whether the path starts with `keys`.
+  bool at(std::initializer_list<std::string_view> keys) const {
+    if (path_.size() < keys.size()) return false;
+    std::size_t i = 0;
+    for (std::string_view k : keys)
+      if (path_[i++] != k) return false;
+    return true;
+  }
+};
+
+// A number XGBoost writes as a string ("5E-1"), or false.
+bool number_text(const std::map<std::string, std::string>& params, const char* key, float* out) {
+  auto it = params.find(key);
+  if (it == params.end() || it->second.empty()) return false;
+  char* end = nullptr;
+  *out = std::strtof(it->second.c_str(), &end);
+  return end == it->second.c_str() + it->second.size();
+}
+
+}  // namespace
+
 Result<std::shared_ptr<const TreeModel>> TreeModel::load(std::string_view bytes, const std::string& source) {
-  quiet();
+  auto bad = [&](const std::string& why) { return Status(Code::kInvalidArgument, source + ": " + why); };
+  // JSON text opens with '{' and a quoted key, UBJSON with '{' and a
+  // length marker.
+  std::size_t first = 0;
+  while (first < bytes.size() && std::isspace(static_cast<unsigned char>(bytes[first]))) ++first;
+  if (first + 1 >= bytes.size() || bytes[first] != '{') return bad("not a model XGBoost saved as JSON or UBJSON");
+  const char next = bytes[first + 1];
+  const bool text = next == '"' || next == '}' || std::isspace(static_cast<unsigned char>(next));
+  ModelReader reader;
+  const bool read = nlohmann::json::sax_parse(bytes.begin(), bytes.end(), &reader,
+                                              text ? nlohmann::json::input_format_t::json
+                                                   : nlohmann::json::input_format_t::ubjson);
+  if (!read) return bad(reader.error.empty() ? "not a model XGBoost saved" : reader.error);
   std::shared_ptr<TreeModel> model(new TreeModel());
-  if (XGBoosterCreate(nullptr, 0, &model->handle_->booster) != 0) return xgboost_error(source);
-  BoosterHandle h = model->handle_->booster;
-  if (XGBoosterLoadModelFromBuffer(h, bytes.data(), bytes.size()) != 0) return xgboost_error(source + ": cannot load");
-  // One thread per prediction: a page is small, and the caller runs pages
-  // in parallel.
-  if (XGBoosterSetParam(h, "nthread", "1") != 0) return xgboost_error(source);
-  bst_ulong count = 0;
-  const char** names = nullptr;
-  if (XGBoosterGetStrFeatureInfo(h, "feature_name", &count, &names) != 0) return xgboost_error(source);
-  for (bst_ulong i = 0; i < count; ++i) model->feature_names_.emplace_back(names[i]);
-  const char** keys = nullptr;
-  if (XGBoosterGetAttrNames(h, &count, &keys) != 0) return xgboost_error(source);
-  for (bst_ulong i = 0; i < count; ++i) {
-    const char* value = nullptr;
-    int found = 0;
-    if (XGBoosterGetAttr(h, keys[i], &value, &found) == 0 && found) model->attributes_[keys[i]] = value;
-  }
-  if (XGBoosterBoostedRounds(h, &model->rounds_) != 0) return xgboost_error(source);
-  // The base score, in log-odds: the whole model's raw score is the base
-  // plus every tree's, so two halves' scores together count it once more.
-  if (model->rounds_ >= 2) {
-    std::vector<float> zero(std::max<std::size_t>(1, model->feature_names_.size()), 0.0f);
-    const int half = model->rounds_ / 2;
-    Result<std::vector<float>> all = model->run(zero.data(), 1, zero.size(), 1, 0, model->rounds_);
-    Result<std::vector<float>> first = model->run(zero.data(), 1, zero.size(), 1, 0, half);
-    Result<std::vector<float>> second = model->run(zero.data(), 1, zero.size(), 1, half, model->rounds_);
-    if (!all.ok() || !first.ok() || !second.ok() || all->empty() || first->empty() || second->empty())
-      return Status(Code::kInvalidArgument, source + ": cannot score the model's trees");
-    model->base_margin_ = (*first)[0] + (*second)[0] - (*all)[0];
-  }
+  model->bytes_.assign(bytes);
+  model->feature_names_ = std::move(reader.feature_names);
+  model->attributes_ = std::move(reader.attributes);
+  if (Status st = model->build_trees(reader.params, reader.objective, reader.booster, reader.tree_info, reader.trees);
+      !st.ok())
+    return bad(st.message());
   return std::shared_ptr<const TreeModel>(std::move(model));
+}
+
+// The trees as XGBoost writes them: per tree the arrays left_children,
+// right_children, split_indices, split_conditions, default_left (a leaf's
+// score in split_conditions), the class of each tree (tree_info), and the
+// base score.
+Status TreeModel::build_trees(const std::map<std::string, std::string>& params, const std::string& objective,
+                              const std::string& booster, const std::vector<double>& tree_info,
+                              const std::vector<TreeArrays>& trees) {
+  auto bad = [](const std::string& why) { return Status(Code::kInvalidArgument, why); };
+  if (booster != "gbtree") return bad("husk walks tree models (gbtree), not '" + booster + "'");
+  float base_score = 0, features = 0, classes = 0;
+  if (!number_text(params, "base_score", &base_score) || !number_text(params, "num_feature", &features) ||
+      !number_text(params, "num_class", &classes))
+    return bad("the model lacks its base score, feature count or class count");
+  features_ = static_cast<std::size_t>(features);
+  // The base score in raw-score space, as XGBoost turns it: log-odds for
+  // the logistic objective, as it is for softmax.
+  if (objective == "binary:logistic") {
+    if (!(base_score > 0 && base_score < 1)) return bad("the base score is not a probability");
+    base_margin_ = -std::log(1.0f / base_score - 1.0f);
+    classes_ = 1;
+  } else if (objective == "multi:softprob") {
+    softmax_ = true;
+    base_margin_ = base_score;
+    classes_ = static_cast<std::size_t>(classes);
+    if (classes_ < 2) return bad("a softmax model of fewer than two classes");
+  } else {
+    return bad("husk scores logistic and softmax models, not '" + objective + "'");
+  }
+  if (trees.empty() || tree_info.size() != trees.size() || trees.size() % classes_ != 0)
+    return bad("the model's trees do not match its classes");
+  rounds_ = static_cast<int>(trees.size() / classes_);
+  for (std::size_t t = 0; t < trees.size(); ++t) {
+    const TreeArrays& tree = trees[t];
+    const std::size_t n = tree.left.size();
+    if (n == 0 || tree.right.size() != n || tree.feature.size() != n || tree.value.size() != n ||
+        tree.default_left.size() != n || !(tree_info[t] >= 0 && tree_info[t] < static_cast<double>(classes_)))
+      return bad("tree " + std::to_string(t) + " is malformed");
+    tree_class_.push_back(static_cast<uint32_t>(tree_info[t]));
+    tree_start_.push_back(nodes_.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      Node node;
+      node.value = static_cast<float>(tree.value[i]);
+      if (tree.left[i] != -1) {
+        // A child comes after its parent, so every walk ends at a leaf.
+        const double l = tree.left[i], r = tree.right[i], f = tree.feature[i];
+        if (!(l > static_cast<double>(i) && r > static_cast<double>(i) && l < static_cast<double>(n) &&
+              r < static_cast<double>(n) && f >= 0 && f < static_cast<double>(features_)))
+          return bad("tree " + std::to_string(t) + " has a split husk cannot walk");
+        node.left = static_cast<uint32_t>(l);
+        node.right = static_cast<uint32_t>(r);
+        node.feature = static_cast<uint32_t>(f) | (tree.default_left[i] != 0 ? kDefaultLeft : 0);
+      }
+      nodes_.push_back(node);
+    }
+  }
+  if (!feature_names_.empty() && feature_names_.size() != features_)
+    return bad("the model names " + std::to_string(feature_names_.size()) + " features and takes " +
+               std::to_string(features_));
+  return Status();
 }
 
 std::string TreeModel::attribute(const std::string& key) const {
@@ -80,22 +249,68 @@ std::string TreeModel::attribute(const std::string& key) const {
   return it == attributes_.end() ? std::string() : it->second;
 }
 
-Result<std::vector<float>> TreeModel::run(const float* rows, std::size_t n, std::size_t columns, int type, int begin,
-                                          int end) const {
+Status TreeModel::check_columns(std::size_t columns) const {
+  if (columns != features_)
+    return Status(Code::kInvalidArgument,
+                  "the model takes " + std::to_string(features_) + " features, not " + std::to_string(columns));
+  return Status();
+}
+
+// XGBoost's rule (RegTree::GetNext): left when the feature is below the
+// split, a missing feature to the side the split learned for it.
+inline float TreeModel::leaf(std::size_t tree, const float* row) const {
+  const Node* nodes = nodes_.data() + tree_start_[tree];
+  uint32_t i = 0;
+  while (nodes[i].left != 0) {
+    const Node& node = nodes[i];
+    const float v = row[node.feature & ~kDefaultLeft];
+    const bool go_left = std::isnan(v) ? (node.feature & kDefaultLeft) != 0 : v < node.value;
+    i = go_left ? node.left : node.right;
+  }
+  return nodes[i].value;
+}
+
+// Rows go through the trees 64 at a time, each tree over the block's rows
+// before the next, so a tree's nodes stay in cache; each row's score adds
+// its trees in their order, from the base, in float as XGBoost does, so
+// the sums are XGBoost's to the bit.
+std::vector<float> TreeModel::walk(const float* rows, std::size_t n, int begin, int end) const {
+  constexpr std::size_t kBlockRows = 64;
+  std::vector<float> out(n * classes_, base_margin_);
+  const std::size_t first = static_cast<std::size_t>(begin) * classes_;
+  const std::size_t last = static_cast<std::size_t>(end) * classes_;
+  for (std::size_t from = 0; from < n; from += kBlockRows) {
+    const std::size_t to = std::min(n, from + kBlockRows);
+    for (std::size_t t = first; t < last; ++t) {
+      const std::size_t c = tree_class_[t];
+      for (std::size_t r = from; r < to; ++r) out[r * classes_ + c] += leaf(t, rows + r * features_);
+    }
+  }
+  return out;
+}
+
+Result<std::vector<float>> TreeModel::reference_margins(const float* rows, std::size_t n, std::size_t columns,
+                                                        int begin, int end) const {
   std::vector<float> out;
-  if (n == 0 || columns == 0) return out;
-  if (!feature_names_.empty() && columns != feature_names_.size())
-    return Status(Code::kInvalidArgument, "the model takes " + std::to_string(feature_names_.size()) +
-                                              " features, not " + std::to_string(columns));
+  if (n == 0) return out;
+  if (Status st = check_columns(columns); !st.ok()) return st;
+  std::call_once(handle_->once, [&] {
+    quiet();
+    if (XGBoosterCreate(nullptr, 0, &handle_->booster) != 0 ||
+        XGBoosterLoadModelFromBuffer(handle_->booster, bytes_.data(), bytes_.size()) != 0 ||
+        XGBoosterSetParam(handle_->booster, "nthread", "1") != 0)
+      handle_->loaded = xgboost_error("XGBoost cannot load the model");
+  });
+  if (!handle_->loaded.ok()) return handle_->loaded;
   char array[256];
   std::snprintf(array, sizeof(array),
                 "{\"data\": [%llu, true], \"shape\": [%zu, %zu], \"typestr\": \"<f4\", \"version\": 3}",
                 static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(rows)), n, columns);
   char config[256];
   std::snprintf(config, sizeof(config),
-                "{\"type\": %d, \"training\": false, \"iteration_begin\": %d, \"iteration_end\": %d, "
+                "{\"type\": 1, \"training\": false, \"iteration_begin\": %d, \"iteration_end\": %d, "
                 "\"strict_shape\": false, \"missing\": NaN, \"cache_id\": 0}",
-                type, begin, end);
+                begin, end);
   const bst_ulong* shape = nullptr;
   bst_ulong dim = 0;
   const float* result = nullptr;
@@ -108,16 +323,37 @@ Result<std::vector<float>> TreeModel::run(const float* rows, std::size_t n, std:
 }
 
 Result<std::vector<float>> TreeModel::predict(const std::vector<float>& rows, std::size_t columns) const {
-  if (columns == 0) return std::vector<float>();
-  return run(rows.data(), rows.size() / columns, columns, 0, 0, 0);
+  if (columns == 0 || rows.empty()) return std::vector<float>();
+  if (Status st = check_columns(columns); !st.ok()) return st;
+  std::vector<float> out = walk(rows.data(), rows.size() / columns, 0, rounds_);
+  if (!softmax_) {
+    for (float& v : out) v = 1.0f / (1.0f + std::exp(-v));
+    return out;
+  }
+  // Softmax over each row's classes, from its largest score.
+  for (std::size_t r = 0; r < out.size(); r += classes_) {
+    float* v = out.data() + r;
+    const float top = *std::max_element(v, v + classes_);
+    double sum = 0;
+    for (std::size_t c = 0; c < classes_; ++c) {
+      v[c] = std::exp(v[c] - top);
+      sum += v[c];
+    }
+    for (std::size_t c = 0; c < classes_; ++c) v[c] /= static_cast<float>(sum);
+  }
+  return out;
 }
 
 Result<std::vector<float>> TreeModel::margins(const float* rows, std::size_t n, std::size_t columns, int begin,
                                               int end) const {
-  Result<std::vector<float>> m = run(rows, n, columns, 1, begin, end);
-  if (m.ok())
-    for (float& v : *m) v -= base_margin_;
-  return m;
+  if (n == 0) return std::vector<float>();
+  if (Status st = check_columns(columns); !st.ok()) return st;
+  if (classes_ != 1) return Status(Code::kInvalidArgument, "margins are a binary model's");
+  begin = std::clamp(begin, 0, rounds_);
+  end = std::clamp(end, begin, rounds_);
+  std::vector<float> out = walk(rows, n, begin, end);
+  for (float& v : out) v -= base_margin_;
+  return out;
 }
 
 namespace {

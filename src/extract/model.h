@@ -1,8 +1,18 @@
-// A gradient-boosted tree model (XGBoost) over rows of features: the
-// learned extractor's block model and the page-type classifier. Models are
-// trained by husk train from a WCXB-layout split and compiled into husk;
-// each carries the names of the features it was trained on and husk's own
+// A gradient-boosted tree model over rows of features: the learned
+// extractor's block model and the page-type classifier. Models are trained
+// by husk train (XGBoost) and compiled into husk in XGBoost's format; each
+// carries the names of the features it was trained on and husk's own
 // settings (the block model's threshold) as attributes.
+//
+// husk reads the trees and walks them itself. XGBoost's prediction call
+// parses a JSON configuration, adapts the rows and enters OpenMP on every
+// call, and loading a model through it starts OpenMP's threads: for a
+// page's few hundred rows that cost more than the trees. The walk gives
+// XGBoost's scores to the bit (tests/e2e/learned_test.cc holds it to
+// XGBoost's own prediction on real rows), so every decision is the one
+// measured; `husk extract -j1` takes 0.87x the CPU time it took through
+// XGBoost on AEB and on WCXB dev, and a start 0.65x (docs/evaluation.md,
+// "The trees walked by husk").
 #pragma once
 
 #include <cstdint>
@@ -16,6 +26,8 @@
 #include "husk/status.h"
 
 namespace husk {
+
+struct TreeArrays;  // a tree's node arrays as XGBoost saves them
 
 class TreeModel {
  public:
@@ -38,18 +50,50 @@ class TreeModel {
   // An attribute set at training ("threshold", "types"), or empty.
   std::string attribute(const std::string& key) const;
 
+  // XGBoost's own prediction of the same raw scores as margins(), base
+  // included: the twin the trees husk walks itself are tested against
+  // (husk itself never calls XGBoost to predict).
+  Result<std::vector<float>> reference_margins(const float* rows, std::size_t n, std::size_t columns, int begin,
+                                               int end) const;
+
   struct Handle;
 
  private:
+  // A node of a tree as husk walks it: a split sends a row to `left` when
+  // its feature is below `value` (to `default_left`'s side when the
+  // feature is missing, NaN); a leaf (left == 0: no node's child is its
+  // tree's root) holds its score in `value`.
+  struct Node {
+    float value = 0;
+    uint32_t feature = 0;  // the column; kDefaultLeft set when a missing value goes left
+    uint32_t left = 0;
+    uint32_t right = 0;
+  };
+  static constexpr uint32_t kDefaultLeft = 1u << 31;
+
   TreeModel();
-  std::unique_ptr<Handle> handle_;
+  Status build_trees(const std::map<std::string, std::string>& params, const std::string& objective,
+                     const std::string& booster, const std::vector<double>& tree_info,
+                     const std::vector<TreeArrays>& trees);
+  float leaf(std::size_t tree, const float* row) const;
+  // The raw scores of trees [begin, end) of the rounds, base included, one
+  // per class and row.
+  std::vector<float> walk(const float* rows, std::size_t n, int begin, int end) const;
+  Status check_columns(std::size_t columns) const;
+
+  std::string bytes_;                       // the model as loaded, for reference_margins
+  std::unique_ptr<Handle> handle_;          // XGBoost's booster, made by reference_margins
   std::vector<std::string> feature_names_;
   std::map<std::string, std::string> attributes_;
   int rounds_ = 0;
   float base_margin_ = 0;
-
-  Result<std::vector<float>> run(const float* rows, std::size_t n, std::size_t columns, int type, int begin,
-                                 int end) const;
+  // The trees in XGBoost's order, each a run of nodes from its root.
+  std::vector<Node> nodes_;
+  std::vector<std::size_t> tree_start_;
+  std::vector<uint32_t> tree_class_;
+  std::size_t classes_ = 1;
+  std::size_t features_ = 0;
+  bool softmax_ = false;
 };
 
 // Which rows a binary model scores at or above the page's threshold

@@ -1,9 +1,11 @@
-// The learned extractor's fast path against its brute-force twin, on real
-// pages: the staged tree decision against every tree on every block.
+// The learned extractor's fast paths against their brute-force twins, on
+// real pages: the staged tree decision against every tree on every block,
+// and husk's walk of the trees against XGBoost's own prediction.
 #include <nlohmann/json.hpp>
 
 #include "extract/features.h"
 #include "extract/model.h"
+#include "extract/page_type.h"
 #include "extract/registry.h"
 #include "husk/ingest.h"
 #include "unit/test_util.h"
@@ -51,7 +53,7 @@ TEST(LearnedFastPaths, StagedDecisionAgreesWithEveryTree) {
     auto staged = above_threshold(**model, rows, features.columns(), threshold, kStagedDecision);
     auto full = above_threshold(**model, rows, features.columns(), threshold, StagedDecision{0, 0.0f});
     ASSERT_TRUE(staged.ok() && full.ok());
-    // Every tree, the other way: XGBoost's own probabilities.
+    // Every tree, the other way: the model's probabilities.
     auto p = (*model)->predict(rows, features.columns());
     ASSERT_TRUE(p.ok());
     const double cut = page_threshold(threshold, *std::max_element(p->begin(), p->end()));
@@ -65,6 +67,66 @@ TEST(LearnedFastPaths, StagedDecisionAgreesWithEveryTree) {
   ASSERT_GT(kept, 0u);
   std::printf("%zu of %zu decisions differ\n", differ, blocks);
   EXPECT_LE(static_cast<double>(differ), 0.003 * static_cast<double>(blocks));
+}
+
+// The trees husk walks give XGBoost's raw scores to the bit, over every
+// range of rounds the staged decision asks for, on real rows and on the
+// same rows with every seventh value missing (the splits' default sides);
+// the page-type model's probabilities are the softmax of XGBoost's scores.
+TEST(LearnedFastPaths, TreeWalkIsXGBoostsToTheBit) {
+  std::vector<std::string> pages = sample_pages();
+  if (pages.empty()) GTEST_SKIP() << "no benchmark pages in ../shared/datasets";
+  Result<std::shared_ptr<const TreeModel>> blocks = builtin_block_model();
+  Result<std::shared_ptr<const TreeModel>> types = builtin_page_type_model();
+  ASSERT_TRUE(blocks.ok() && types.ok());
+  const TreeModel& block_model = **blocks;
+  const TreeModel& type_model = **types;
+  const ExtractConfig& config = default_extract_config();
+  FeatureExtractor features(config);
+  std::unique_ptr<Extractor> density = make_density_extractor(config);
+  const int all = block_model.rounds(), first = all / 6;
+  std::size_t rows_checked = 0;
+  std::size_t page_rows = 0;
+  for (std::size_t k = 0; k < pages.size(); ++k) {
+    Result<Dom> dom = parse(pages[k]);
+    ASSERT_TRUE(dom.ok());
+    Blocks b = segment(*dom);
+    if (b.blocks.empty()) continue;
+    Labels l = density->extract(PageView{b, nullptr, "", "p"});
+    std::vector<float> rows = features.rows(b, l);
+    const std::size_t columns = features.columns(), n = rows.size() / columns;
+    std::vector<float> holed = rows;
+    for (std::size_t i = k % 7; i < holed.size(); i += 7) holed[i] = std::numeric_limits<float>::quiet_NaN();
+    for (const std::vector<float>* r : {&rows, &holed})
+      for (auto [begin, end] : {std::pair{0, first}, std::pair{first, all}, std::pair{0, all}}) {
+        auto ours = block_model.margins(r->data(), n, columns, begin, end);
+        auto theirs = block_model.reference_margins(r->data(), n, columns, begin, end);
+        ASSERT_TRUE(ours.ok() && theirs.ok());
+        ASSERT_EQ(ours->size(), n);
+        for (std::size_t i = 0; i < n; ++i) {
+          const float expected = (*theirs)[i] - block_model.base_margin();
+          ASSERT_EQ(std::memcmp(&(*ours)[i], &expected, sizeof(float)), 0)
+              << "page " << k << " row " << i << " rounds " << begin << "-" << end << ": " << (*ours)[i]
+              << " against XGBoost's " << expected;
+        }
+        rows_checked += n;
+      }
+    const std::vector<float> page = features.page_row(rows);
+    for (const std::vector<float>& r : {page, std::vector<float>(page.size(), 0.0f)}) {
+      auto p = type_model.predict(r, r.size());
+      auto m = type_model.reference_margins(r.data(), 1, r.size(), 0, type_model.rounds());
+      ASSERT_TRUE(p.ok() && m.ok());
+      ASSERT_EQ(p->size(), m->size());
+      double top = *std::max_element(m->begin(), m->end()), sum = 0;
+      for (float v : *m) sum += std::exp(v - top);
+      for (std::size_t c = 0; c < m->size(); ++c)
+        EXPECT_NEAR((*p)[c], std::exp((*m)[c] - top) / sum, 1e-6) << "page " << k << " class " << c;
+      EXPECT_EQ(std::max_element(p->begin(), p->end()) - p->begin(), std::max_element(m->begin(), m->end()) - m->begin());
+      ++page_rows;
+    }
+  }
+  EXPECT_GT(rows_checked, 10000u);
+  EXPECT_GT(page_rows, 100u);
 }
 
 }  // namespace
