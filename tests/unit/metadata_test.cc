@@ -161,6 +161,12 @@ TEST(Metadata, DateFormats) {
   EXPECT_EQ(parse_date("5 mrt 2020"), "2020-03-05");
   EXPECT_EQ(parse_date("7 settembre 2022"), "2022-09-07");
   EXPECT_EQ(parse_date("Marathon 12 2024"), "");
+  // Every form has a year of four ASCII digits; without them no pattern
+  // runs (two-digit years, Arabic-Indic digits).
+  EXPECT_EQ(parse_date("12 May 24"), "");
+  EXPECT_EQ(parse_date("12.05.24 10:00"), "");
+  EXPECT_EQ(parse_date("١٢ مايو ٢٠٢٤"), "");
+  EXPECT_EQ(parse_date("on 12 May 2024, 10:00"), "2024-05-12");
   EXPECT_EQ(parse_date("3 augusta 2020"), "");
   EXPECT_EQ(parse_date("12.05.2024"), "2024-05-12");
   EXPECT_EQ(parse_date("25/12/2024"), "2024-12-25");
