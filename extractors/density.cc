@@ -22,6 +22,8 @@
 // cascade. Subtree totals are prefix sums over blocks (husk/html.h).
 #include <algorithm>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "extract/registry.h"
 #include "extract/vocabulary.h"
@@ -79,6 +81,7 @@ void describe_elements(State& s) {
   // Elements are in pre-order: a descendant follows its ancestor, and the
   // subtree ends at the first later element that is not deeper.
   std::vector<uint32_t> open;
+  std::unordered_map<std::string_view, Hint> hint_of;
   for (uint32_t i = 0; i < elements.size(); ++i) {
     while (!open.empty() && elements[open.back()].depth >= elements[i].depth) {
       s.info[open.back()].subtree_end = i;
@@ -91,7 +94,14 @@ void describe_elements(State& s) {
     info.semantic = is_semantic_tag(tag) || (e.flags & (kElemArticleBody | kElemMainRole));
     // <body>'s classes describe the page's state ("main-menu-pinned",
     // "has-sidebar"), not a region of it: they say nothing.
-    info.hint = e.parent == Element::kNone ? Hint::kNone : s.vocabulary.classify_hints(e.hints);
+    if (e.parent == Element::kNone) {
+      info.hint = Hint::kNone;
+    } else {
+      // A page repeats its class values: each is matched once.
+      auto [cached, inserted] = hint_of.try_emplace(e.hints, Hint::kNone);
+      if (inserted) cached->second = s.vocabulary.classify_hints(e.hints);
+      info.hint = cached->second;
+    }
     if (is_boilerplate_tag(tag) || (e.flags & kElemNavRole)) info.hint = Hint::kNegative;
     if (info.semantic && info.hint == Hint::kNegative && !is_boilerplate_tag(tag) && !(e.flags & kElemNavRole))
       info.hint = Hint::kPositive;  // <article class="post-sidebar-layout"> is still the article

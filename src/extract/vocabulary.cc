@@ -3,6 +3,9 @@
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 
+#include <algorithm>
+#include <cctype>
+
 namespace husk {
 
 namespace {
@@ -27,6 +30,17 @@ bool is_token_separator(char c) {
 }  // namespace
 
 std::string phrase_key(std::string_view text) {
+  // Most short lines are ASCII, whose lower case and letters and digits
+  // are ASCII's own: no conversion to UTF-16 and back.
+  if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+    std::size_t start = 0, end = text.size();
+    while (start < end && !alnum(text[start])) ++start;
+    while (end > start && !alnum(text[end - 1])) --end;
+    std::string out(text.substr(start, end - start));
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  }
   icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
   u.toLower();
   int32_t start = 0;

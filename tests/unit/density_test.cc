@@ -1,3 +1,9 @@
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+
+#include <random>
+
+#include "extract/vocabulary.h"
 #include "unit/test_util.h"
 
 namespace husk {
@@ -82,6 +88,33 @@ TEST(Density, FulltextKeepsEverythingVisible) {
   std::string text = extract_text("<body>" + nav() + paragraph("a", 20) + "</body>", "fulltext");
   EXPECT_NE(text.find("Politics"), std::string::npos);
   EXPECT_NE(text.find("a19"), std::string::npos);
+}
+
+// phrase_key's ASCII path against its twin, ICU's lower case and letters
+// and digits on every string: random ASCII (control characters and
+// punctuation included) and lines the vocabulary holds.
+TEST(Vocabulary, PhraseKeyOfAsciiIsIcus) {
+  auto twin = [](std::string_view text) {
+    icu::UnicodeString u =
+        icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+    u.toLower();
+    int32_t start = 0, end = u.length();
+    while (start < end && !u_isalnum(u.char32At(start))) start = u.moveIndex32(start, 1);
+    while (end > start && !u_isalnum(u.char32At(u.moveIndex32(end, -1)))) end = u.moveIndex32(end, -1);
+    std::string out;
+    u.tempSubStringBetween(start, end).toUTF8String(out);
+    return out;
+  };
+  std::mt19937 random(7);
+  std::vector<std::string> lines = {"  Related Articles: ", "--Comments (12)--", "READ MORE >>", "", "...", "Ab1"};
+  for (int i = 0; i < 20000; ++i) {
+    std::string s(random() % 12, ' ');
+    for (char& c : s) c = static_cast<char>(random() % 128);
+    lines.push_back(s);
+  }
+  for (const std::string& line : lines) EXPECT_EQ(phrase_key(line), twin(line)) << "'" << line << "'";
+  // Beyond ASCII, ICU's rules: "É" lowers to "é", and "«" is no letter.
+  EXPECT_EQ(phrase_key("« ÉTÉ »"), "été");
 }
 
 }  // namespace
