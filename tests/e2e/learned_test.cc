@@ -129,5 +129,22 @@ TEST(LearnedFastPaths, TreeWalkIsXGBoostsToTheBit) {
   EXPECT_GT(page_rows, 100u);
 }
 
+// A model husk cannot walk is an error naming it, never a crash: text
+// that is no model, a model cut short, one of another objective.
+TEST(LearnedFastPaths, BadModelsAreErrors) {
+  const std::string bytes = test::read_file(std::string(HUSK_SOURCE_DIR) + "/config/models/blocks.ubj");
+  ASSERT_TRUE(TreeModel::load(bytes, "blocks.ubj").ok());
+  for (std::size_t cut : {std::size_t{0}, std::size_t{1}, std::size_t{100}, bytes.size() / 2, bytes.size() - 1}) {
+    auto model = TreeModel::load(std::string_view(bytes).substr(0, cut), "cut.ubj");
+    ASSERT_FALSE(model.ok()) << cut;
+    EXPECT_NE(model.status().message().find("cut.ubj"), std::string::npos) << model.status().message();
+  }
+  for (std::string_view text : {"not a model", "{}", "{\"learner\": {\"objective\": {\"name\": \"reg:squarederror\"}}}",
+                                "{\"learner\": [1, 2, {\"x\": null}]}"}) {
+    auto model = TreeModel::load(text, "text.json");
+    EXPECT_FALSE(model.ok()) << text;
+  }
+}
+
 }  // namespace
 }  // namespace husk
