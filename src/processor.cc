@@ -312,7 +312,8 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     std::vector<uint8_t> in_comments;
     if (!taken_for_forum(result.page_type, type.forum)) {
       if (trace != nullptr) taken_out = labels.keep;
-      in_comments = take_out_comments(comment_sections(d.blocks, comment_vocabulary(o.extract.families)), words,
+      in_comments = take_out_comments(comment_sections(d.blocks, comment_vocabulary(o.extract.families),
+                                                       o.extract.vocabulary.comment_headings), words,
                                       labels.keep);
       for (std::size_t i = 0; i < taken_out.size(); ++i)
         taken_out[i] = taken_out[i] && i < in_comments.size() && in_comments[i];

@@ -95,6 +95,7 @@ struct Vocabulary {
   std::vector<std::string> negative_tokens;    // class/id words that must match a whole token ("ad", "nav")
   std::vector<std::string> end_markers;        // block texts that end an article, lower case
   std::vector<std::string> boilerplate_lines;  // whole-block texts that are never content, lower case
+  std::vector<std::string> comment_headings;   // short block texts that open a comment section, lower case
 };
 
 // A family of class/id words ("comment", "navigation", ...): the learned

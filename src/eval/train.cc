@@ -336,7 +336,8 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
       t.first_block.push_back(e.first_block);
       t.end_block.push_back(e.end_block);
     }
-    t.comment_sections = comment_sections(d.blocks, comment_vocabulary(processor.options().extract.families));
+    t.comment_sections = comment_sections(d.blocks, comment_vocabulary(processor.options().extract.families),
+                                          processor.options().extract.vocabulary.comment_headings);
     for (const Block& b : d.blocks.blocks) t.furniture.push_back(furniture.number_of(b.text, b.features.words));
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
     w.words.push_back(lower_tokens(sp.gold));

@@ -1,7 +1,10 @@
 #include "extract/comments.h"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
+
+#include "extract/vocabulary.h"
 
 namespace husk {
 
@@ -54,7 +57,30 @@ const HintFamily& comment_vocabulary(const std::vector<HintFamily>& families) {
   return kNone;
 }
 
-std::vector<BlockRange> comment_sections(const Blocks& blocks, const HintFamily& vocabulary) {
+bool is_comment_heading(std::string_view text, const std::vector<std::string>& headings) {
+  if (headings.empty()) return false;
+  const std::string key = phrase_key(text);
+  std::string_view k = key;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  // A count before the word ("3 comments") ...
+  std::size_t i = 0;
+  while (i < k.size() && digit(k[i])) ++i;
+  if (i > 0 && i < k.size() && k[i] == ' ') k.remove_prefix(i + 1);
+  // ... or after it ("comments (3)", "komentarze: 5"; phrase_key has
+  // trimmed the closing bracket).
+  std::size_t j = k.size();
+  while (j > 0 && digit(k[j - 1])) --j;
+  if (j < k.size()) {
+    while (j > 0 && (k[j - 1] == ' ' || k[j - 1] == '(' || k[j - 1] == '[' || k[j - 1] == ':')) --j;
+    k = k.substr(0, j);
+  }
+  for (const std::string& h : headings)
+    if (k == h) return true;
+  return false;
+}
+
+std::vector<BlockRange> comment_sections(const Blocks& blocks, const HintFamily& vocabulary,
+                                         const std::vector<std::string>& headings) {
   auto schema_is_comment = [&](const Element& e) {
     if (e.schema == 0 || e.schema > blocks.schema_types.size()) return false;
     const std::string& t = blocks.schema_types[e.schema - 1];
@@ -65,6 +91,21 @@ std::vector<BlockRange> comment_sections(const Blocks& blocks, const HintFamily&
     const Element& el = blocks.elements[e];
     if (el.first_block >= el.end_block) continue;
     if (hints_name_comments(el.hints, vocabulary) || schema_is_comment(el)) out.push_back({el.first_block, el.end_block});
+  }
+  // A heading whose markup names nothing: the thread is its sibling, so the
+  // section runs to the end of the heading element's parent.
+  for (std::size_t b = 0; b < blocks.blocks.size(); ++b) {
+    const Block& block = blocks.blocks[b];
+    // A teaser's comment count ("14 comments", a link to the thread) is
+    // no heading: the item around it is the listing's content.
+    if (block.features.words > kMaxHeadingWords || block.features.link_density > kMaxCommentLinkDensity ||
+        block.element >= blocks.elements.size() || !is_comment_heading(block.text, headings))
+      continue;
+    const Element& el = blocks.elements[block.element];
+    const Element& around = el.parent != Element::kNone && el.parent < blocks.elements.size()
+                                ? blocks.elements[el.parent]
+                                : el;
+    out.push_back({static_cast<uint32_t>(b), std::max(around.end_block, static_cast<uint32_t>(b + 1))});
   }
   return out;
 }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "husk/extract.h"
@@ -16,11 +18,20 @@ namespace husk {
 // the learned extractor's features read too: "comment", "kommentar",
 // "komentarz", "pinglun", "disqus", ... anywhere in a value, "reply" or
 // "respond" as a whole word) or whose microdata type is Comment or
-// UserComments; each as its range of blocks.
+// UserComments; each as its range of blocks. After them, the sections a
+// heading opens (`headings`, the vocabulary's comment_headings): a block
+// of at most kMaxHeadingWords, not mostly a link, that is one of them,
+// with at most a count before or after it ("3 Comments", "Kommentare
+// (12)"), to the end of its element's parent.
 struct BlockRange {
   uint32_t first = 0, end = 0;
 };
-std::vector<BlockRange> comment_sections(const Blocks& blocks, const HintFamily& vocabulary);
+inline constexpr uint32_t kMaxHeadingWords = 6;
+std::vector<BlockRange> comment_sections(const Blocks& blocks, const HintFamily& vocabulary,
+                                         const std::vector<std::string>& headings);
+
+// Whether a short text is a comment section's heading (above).
+bool is_comment_heading(std::string_view text, const std::vector<std::string>& headings);
 
 // Takes the comment sections out of what a stage kept, given the words of
 // each block (word_counts, husk/extract.h), and returns them: one entry per

@@ -40,6 +40,7 @@ constexpr ListField kVocabularyFields[] = {
     {"negative_tokens", &Vocabulary::negative_tokens},
     {"end_markers", &Vocabulary::end_markers},
     {"boilerplate_lines", &Vocabulary::boilerplate_lines},
+    {"comment_headings", &Vocabulary::comment_headings},
 };
 
 Status apply_vocabulary(const toml::table& table, const std::string& source, Vocabulary& vocabulary) {

@@ -233,7 +233,8 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   ASSERT_EQ(blocks.blocks.size(), 2u);
   TrainingPage page;
   page.type = "article";
-  page.comment_sections = comment_sections(blocks, comment_vocabulary(default_extract_config().families));
+  page.comment_sections = comment_sections(blocks, comment_vocabulary(default_extract_config().families),
+                                           default_extract_config().vocabulary.comment_headings);
   ASSERT_EQ(page.comment_sections.size(), 1u);
   const std::vector<double> words = {11, 11};
   EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum").keep, (std::vector<uint8_t>{1, 0}));

@@ -1,6 +1,7 @@
 // Metadata: each source, the order of precedence between them, date
 // checks, URL resolution and the comment section.
 #include "base/url.h"
+#include "extract/comments.h"
 #include "husk/metadata.h"
 #include "unit/test_util.h"
 
@@ -360,23 +361,32 @@ TEST(Comments, LeftOutOfTheTextAndReturnedApart) {
   EXPECT_FALSE(whole.text.empty());
 }
 
+// A processor that keeps every block (fulltext) and returns the comments,
+// and a news article's URL and head: on a forum the posts are the content
+// and no section is taken out.
+Result<Processor> comment_processor() {
+  ProcessorOptions options;
+  options.extractor = "fulltext";
+  options.comments = true;
+  return Processor::make(options);
+}
+constexpr const char* kStoryUrl = "https://n.example/2025/01/02/story.html";
+constexpr const char* kStoryHead =
+    "<head><meta property=\"og:type\" content=\"article\"><link rel=\"canonical\" "
+    "href=\"https://n.example/2025/01/02/story.html\">";
+
 // The comment section is named by the extraction vocabulary's comment
 // family, in the languages it lists, when a class or id value opens with
 // the word; a word inside a longer value (a live report's entries,
 // testimonials) and "commentary" stay content.
 TEST(Comments, NamedInTheVocabularysLanguagesNotInsideLongerValues) {
-  ProcessorOptions options;
-  options.extractor = "fulltext";
-  options.comments = true;
-  Result<Processor> processor = Processor::make(options);
+  Result<Processor> processor = comment_processor();
   ASSERT_TRUE(processor.ok());
-  // A news article by its markup and URL (on a forum the posts are the
-  // content and no section is taken out).
-  const std::string url = "https://n.example/2025/01/02/story.html";
+  const std::string url = kStoryUrl;
   const std::string article =
-      "<head><meta property=\"og:type\" content=\"article\"><link rel=\"canonical\" "
-      "href=\"https://n.example/2025/01/02/story.html\"><script type=\"application/ld+json\">"
-      "{\"@type\":\"NewsArticle\",\"headline\":\"Story\"}</script></head><article><h1>Story</h1><p>The article body has many words in it so that it is the main content of this "
+      std::string(kStoryHead) +
+      "<script type=\"application/ld+json\">{\"@type\":\"NewsArticle\",\"headline\":\"Story\"}</script></head>"
+      "<article><h1>Story</h1><p>The article body has many words in it so that it is the main content of this "
       "page, and a second sentence carries on with more words about the story.</p></article>";
   for (const char* section : {"kommentare", "komentarze-lista", "pinglun_box", "commentaires", "respond"}) {
     PageResult r = processor->process(url, "<html>" + article + "<body><div class=\"" + section +
@@ -392,6 +402,37 @@ TEST(Comments, NamedInTheVocabularysLanguagesNotInsideLongerValues) {
                                                                   "</div></body></html>");
     EXPECT_NE(r.text.find("Words that belong to the page."), std::string::npos) << content << ": " << r.text;
   }
+}
+
+// A thread whose markup names nothing is opened by its heading: the
+// heading's parent from the heading on is the comment section. A heading
+// is the word alone, with at most a count; a longer line or one inside a
+// sentence is text.
+TEST(Comments, OpenedByAHeadingWhoseMarkupNamesNothing) {
+  const std::vector<std::string>& headings = default_extract_config().vocabulary.comment_headings;
+  for (const char* heading : {"Comments", "3 Comments", "Comments (12)", "KOMMENTARE:", "Komentarze [5]",
+                              "Комментарии", "12 комментариев", "评论", "Σχόλια"})
+    EXPECT_TRUE(is_comment_heading(heading, headings)) << heading;
+  for (const char* text : {"Comment", "No comments yet", "Comments are closed", "comments 3 4", "Commentary",
+                           "Readers' comments on the vote", ""})
+    EXPECT_FALSE(is_comment_heading(text, headings)) << text;
+  Result<Processor> processor = comment_processor();
+  ASSERT_TRUE(processor.ok());
+  const std::string url = kStoryUrl;
+  const std::string head =
+      "<html>" + std::string(kStoryHead) + "</head><body><div class=\"wrap\"><h1>Story</h1>"
+      "<p>The article body has many words in it so that it is the main content of this page, and a second "
+      "sentence carries on with more words about the story.</p>";
+  PageResult r = processor->process(url, head + "<h3>4 Comments</h3><div><p>First reader writes here.</p></div>"
+                                                "<div><p>Second reader answers.</p></div></div></body></html>");
+  ASSERT_EQ(r.page_type, "article");
+  EXPECT_NE(r.text.find("The article body"), std::string::npos);
+  EXPECT_EQ(r.text.find("reader"), std::string::npos) << r.text;
+  EXPECT_EQ(r.comments, "4 Comments\n\nFirst reader writes here.\n\nSecond reader answers.");
+  // The same lines under another heading stay text.
+  PageResult other = processor->process(url, head + "<h3>Background</h3><div><p>First reader writes here.</p></div>"
+                                                    "</div></body></html>");
+  EXPECT_NE(other.text.find("First reader writes here."), std::string::npos) << other.text;
 }
 
 }  // namespace
