@@ -11,8 +11,8 @@
 
 #include "base/url.h"
 #include "extract/comments.h"
-#include "extract/furniture.h"
 #include "extract/features.h"
+#include "extract/furniture.h"
 #include "extract/page_type.h"
 #include "extract/registry.h"
 #include "record/record.h"

@@ -111,11 +111,22 @@ Status apply_furniture(const toml::table& table, const std::string& source, std:
       std::optional<std::string> s = item.value<std::string>();
       if (!s || s->empty())
         return Status(Code::kInvalidArgument, toml_where(source, item) + ": furniture." + c.name + " holds a non-string");
-      RE2 compiled(*s, furniture_pattern_options());
-      if (!compiled.ok())
-        return Status(Code::kInvalidArgument,
-                      toml_where(source, item) + ": furniture." + c.name + ": " + compiled.error());
       c.patterns.push_back(*s);
+    }
+    // The class compiles as extraction will use it; only when it does not
+    // is each pattern compiled alone, to name the one at fault.
+    if (!c.patterns.empty()) {
+      std::shared_ptr<const RE2> together = furniture_alternation(c.patterns);
+      if (!together->ok()) {
+        for (std::size_t i = 0; i < c.patterns.size(); ++i) {
+          RE2 alone(c.patterns[i], furniture_pattern_options());
+          if (!alone.ok())
+            return Status(Code::kInvalidArgument,
+                          toml_where(source, *array->get(i)) + ": furniture." + c.name + ": " + alone.error());
+        }
+        return Status(Code::kInvalidArgument,
+                      toml_where(source, node) + ": furniture." + c.name + ": its patterns together: " + together->error());
+      }
     }
     // A class given again replaces the built-in one.
     std::erase_if(classes, [&](const FurnitureClass& old) { return old.name == c.name; });

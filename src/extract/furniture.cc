@@ -1,6 +1,9 @@
 // Page furniture (furniture.h).
 #include "extract/furniture.h"
 
+#include <map>
+#include <mutex>
+
 #include "base/text_util.h"
 
 namespace husk {
@@ -12,14 +15,24 @@ RE2::Options furniture_pattern_options() {
   return o;
 }
 
+std::shared_ptr<const RE2> furniture_alternation(const std::vector<std::string>& patterns) {
+  std::string alternation;
+  for (const std::string& p : patterns) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
+  // Keyed by the alternation: a process holds as many as the distinct
+  // classes of the configurations it loads.
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const RE2>> compiled;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<const RE2>& slot = compiled[alternation];
+  if (slot == nullptr) slot = std::make_shared<const RE2>(alternation, furniture_pattern_options());
+  return slot;
+}
+
 FurnitureLines::FurnitureLines(const std::vector<FurnitureClass>& classes) {
   for (const FurnitureClass& c : classes) {
     if (c.patterns.empty()) continue;
-    std::string alternation;
-    for (const std::string& p : c.patterns) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
-    auto compiled = std::make_unique<RE2>(alternation, furniture_pattern_options());
-    // The configuration compiled each pattern already (config.cc), so the
-    // alternation compiles.
+    std::shared_ptr<const RE2> compiled = furniture_alternation(c.patterns);
+    // The configuration checked that the alternation compiles (config.cc).
     if (compiled->ok() && classes_.size() < kMaxFurnitureClasses) classes_.push_back({c.name, std::move(compiled)});
   }
 }

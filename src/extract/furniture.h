@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,12 @@ inline constexpr uint8_t kMaxFurnitureClasses = 254;
 // quiet (a bad pattern is reported by the configuration, not on stderr).
 RE2::Options furniture_pattern_options();
 
+// A class's patterns as one alternation, compiled once per process: the
+// configuration compiles it to check the patterns (config.cc) and every
+// FurnitureLines made from that configuration matches with the same
+// program. Check ok() before use.
+std::shared_ptr<const RE2> furniture_alternation(const std::vector<std::string>& patterns);
+
 class FurnitureLines {
  public:
   FurnitureLines() = default;
@@ -51,7 +58,7 @@ class FurnitureLines {
  private:
   struct Compiled {
     std::string name;
-    std::unique_ptr<RE2> pattern;  // the class's patterns as one alternation
+    std::shared_ptr<const RE2> pattern;  // furniture_alternation of the class's patterns
   };
   std::vector<Compiled> classes_;
 };

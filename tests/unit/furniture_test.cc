@@ -128,6 +128,10 @@ TEST(Furniture, ConfigurationReplacesAClassAndNamesABadPattern) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("bad.toml:3"), std::string::npos) << bad.status().message();
   EXPECT_NE(bad.status().message().find("furniture.credit"), std::string::npos) << bad.status().message();
+  // Among good ones, the pattern at fault is named by its own line.
+  auto second = parse_extract_config("[furniture]\npaywall = [\n  'ok',\n  'x{2,1}',\n]\n", "second.toml");
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.status().message().find("second.toml:4"), std::string::npos) << second.status().message();
   auto not_list = parse_extract_config("[furniture]\ncredit = 'x'\n", "t.toml");
   ASSERT_FALSE(not_list.ok());
   EXPECT_NE(not_list.status().message().find("must be a list"), std::string::npos);
