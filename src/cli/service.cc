@@ -19,6 +19,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/shared_library.h"
 #include "base/text_util.h"
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -146,6 +147,27 @@ struct Arriving {
   bool chunked = false;     // a Transfer-Encoding header seen
 };
 
+// libmicrohttpd, opened when the service starts (base/shared_library.h).
+struct Mhd {
+  SharedLibrary library{"libmicrohttpd.so.12"};
+  decltype(&MHD_start_daemon) start_daemon = HUSK_LIBRARY_FUNCTION(library, MHD_start_daemon);
+  decltype(&MHD_quiesce_daemon) quiesce_daemon = HUSK_LIBRARY_FUNCTION(library, MHD_quiesce_daemon);
+  decltype(&MHD_stop_daemon) stop_daemon = HUSK_LIBRARY_FUNCTION(library, MHD_stop_daemon);
+  decltype(&MHD_get_connection_info) get_connection_info = HUSK_LIBRARY_FUNCTION(library, MHD_get_connection_info);
+  decltype(&MHD_get_connection_values) get_connection_values =
+      HUSK_LIBRARY_FUNCTION(library, MHD_get_connection_values);
+  decltype(&MHD_create_response_from_buffer) create_response_from_buffer =
+      HUSK_LIBRARY_FUNCTION(library, MHD_create_response_from_buffer);
+  decltype(&MHD_add_response_header) add_response_header = HUSK_LIBRARY_FUNCTION(library, MHD_add_response_header);
+  decltype(&MHD_queue_response) queue_response = HUSK_LIBRARY_FUNCTION(library, MHD_queue_response);
+  decltype(&MHD_destroy_response) destroy_response = HUSK_LIBRARY_FUNCTION(library, MHD_destroy_response);
+};
+
+const Mhd& mhd() {
+  static const Mhd library;
+  return library;
+}
+
 // The HTTP layer: libmicrohttpd gives each connection its own thread, so a
 // slow or idle client holds its own thread and socket, never another
 // client's (a shared pool of event loops would put two busy connections on
@@ -167,7 +189,7 @@ class HttpFront {
 
   // A request line arrived: its request's clock starts.
   static void* on_request_line(void*, const char*, MHD_Connection* connection) {
-    const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    const MHD_ConnectionInfo* info = mhd().get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     if (info != nullptr && info->socket_context != nullptr)
       static_cast<Connected*>(info->socket_context)->request_line = Clock::now();
     return nullptr;
@@ -185,7 +207,7 @@ class HttpFront {
     auto& front = *static_cast<HttpFront*>(self);
     if (*state == nullptr) {
       auto* arriving = new Arriving();
-      const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+      const MHD_ConnectionInfo* info = mhd().get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
       arriving->started = info != nullptr && info->socket_context != nullptr
                               ? static_cast<Connected*>(info->socket_context)->request_line
                               : Clock::now();
@@ -198,8 +220,8 @@ class HttpFront {
     if (a.request.method.empty()) {
       a.request.method = method;
       a.request.path = url;  // percent-decoded by libmicrohttpd
-      MHD_get_connection_values(connection, MHD_HEADER_KIND, &HttpFront::header, &a);
-      MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, &HttpFront::argument, &a.request.query);
+      mhd().get_connection_values(connection, MHD_HEADER_KIND, &HttpFront::header, &a);
+      mhd().get_connection_values(connection, MHD_GET_ARGUMENT_KIND, &HttpFront::argument, &a.request.query);
       // Two Content-Lengths, or one beside Transfer-Encoding, frame the
       // body two ways: a proxy in front may read it the other way, so the
       // request is refused and the connection closed (RFC 9112, 6.1, 6.3).
@@ -246,12 +268,12 @@ class HttpFront {
   static MHD_Result answer(MHD_Connection* connection, int status, const std::string& type, const std::string& body,
                            bool close) {
     MHD_Response* response =
-        MHD_create_response_from_buffer(body.size(), const_cast<char*>(body.data()), MHD_RESPMEM_MUST_COPY);
+        mhd().create_response_from_buffer(body.size(), const_cast<char*>(body.data()), MHD_RESPMEM_MUST_COPY);
     if (response == nullptr) return MHD_NO;
-    MHD_add_response_header(response, "Content-Type", type.c_str());
-    if (close) MHD_add_response_header(response, "Connection", "close");
-    MHD_Result queued = MHD_queue_response(connection, static_cast<unsigned>(status), response);
-    MHD_destroy_response(response);
+    mhd().add_response_header(response, "Content-Type", type.c_str());
+    if (close) mhd().add_response_header(response, "Connection", "close");
+    MHD_Result queued = mhd().queue_response(connection, static_cast<unsigned>(status), response);
+    mhd().destroy_response(response);
     return queued;
   }
 
@@ -311,10 +333,11 @@ int run_serve(const ServeArgs& args) {
   service_options.max_inflight = args.max_inflight;
   Service service(*stack->processor, *stack->index, service_options);
   HttpFront front(service, args);
+  if (!mhd().library.ok()) return fail("serve", mhd().library.error(), 1);
   errno = 0;
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ITC;
   if (address->ss_family == AF_INET6) flags |= MHD_USE_IPv6;
-  MHD_Daemon* daemon = MHD_start_daemon(
+  MHD_Daemon* daemon = mhd().start_daemon(
       flags, 0, nullptr, nullptr, &HttpFront::on_request, &front,
       MHD_OPTION_SOCK_ADDR, reinterpret_cast<const sockaddr*>(&*address),
       MHD_OPTION_CONNECTION_LIMIT, args.max_connections,
@@ -335,8 +358,8 @@ int run_serve(const ServeArgs& args) {
   // No new connections; the requests being handled finish, then the
   // server stops. The Index's destructor drains the writer, so every
   // acknowledged page is committed before exit.
-  MHD_quiesce_daemon(daemon);
-  MHD_stop_daemon(daemon);
+  mhd().quiesce_daemon(daemon);
+  mhd().stop_daemon(daemon);
   std::fprintf(stderr, "husk serve: stopped\n");
   return 0;
 }

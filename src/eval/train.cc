@@ -1,6 +1,5 @@
 #include "eval/train.h"
 
-#include <xgboost/c_api.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -20,6 +19,7 @@
 #include "extract/model.h"
 #include "extract/page_type.h"
 #include "extract/registry.h"
+#include "extract/xgboost_library.h"
 #include "husk/normalize.h"
 #include "ingest/gz_reader.h"
 #include "base/ordered_batches.h"
@@ -405,19 +405,18 @@ void furniture_by_class(const std::vector<TrainingPage>& pages, const std::vecto
   }
 }
 
-Status xgboost_error(const std::string& what) { return Status(Code::kInternal, what + ": " + XGBGetLastError()); }
 
 struct Booster {
   BoosterHandle h = nullptr;
   ~Booster() {
-    if (h != nullptr) XGBoosterFree(h);
+    if (h != nullptr) xgboost().booster_free(h);
   }
 };
 
 struct Matrix {
   DMatrixHandle h = nullptr;
   ~Matrix() {
-    if (h != nullptr) XGDMatrixFree(h);
+    if (h != nullptr) xgboost().dmatrix_free(h);
   }
 };
 
@@ -446,14 +445,14 @@ Status matrix_of(const std::vector<TrainingPage>& pages, const std::vector<std::
     }
   }
   const bst_ulong rows = label.size();
-  if (XGDMatrixCreateFromMat(x.data(), rows, cols, NAN, &m.h) != 0) return xgboost_error("training matrix");
-  if (XGDMatrixSetFloatInfo(m.h, "label", label.data(), rows) != 0) return xgboost_error("labels");
-  if (XGDMatrixSetFloatInfo(m.h, "weight", weight.data(), rows) != 0) return xgboost_error("weights");
+  if (xgboost().dmatrix_create_from_mat(x.data(), rows, cols, NAN, &m.h) != 0) return xgboost_error("training matrix");
+  if (xgboost().dmatrix_set_float_info(m.h, "label", label.data(), rows) != 0) return xgboost_error("labels");
+  if (xgboost().dmatrix_set_float_info(m.h, "weight", weight.data(), rows) != 0) return xgboost_error("weights");
   return Status();
 }
 
 Status fit(const Matrix& m, const TreeOptions& o, const char* objective, int classes, Booster& b) {
-  if (XGBoosterCreate(&m.h, 1, &b.h) != 0) return xgboost_error("booster");
+  if (xgboost().booster_create(&m.h, 1, &b.h) != 0) return xgboost_error("booster");
   const std::string threads = std::to_string(std::max(1u, o.threads));
   const std::string seed = std::to_string(o.seed);
   const std::string depth = std::to_string(o.max_depth);
@@ -464,11 +463,11 @@ Status fit(const Matrix& m, const TreeOptions& o, const char* objective, int cla
       {"eta", eta.c_str()},         {"subsample", subsample.c_str()}, {"colsample_bytree", colsample.c_str()},
       {"nthread", threads.c_str()}, {"seed", seed.c_str()},           {"verbosity", "0"}};
   for (const auto& [k, v] : params)
-    if (XGBoosterSetParam(b.h, k, v) != 0) return xgboost_error(std::string("parameter ") + k);
-  if (classes > 1 && XGBoosterSetParam(b.h, "num_class", num_class.c_str()) != 0)
+    if (xgboost().booster_set_param(b.h, k, v) != 0) return xgboost_error(std::string("parameter ") + k);
+  if (classes > 1 && xgboost().booster_set_param(b.h, "num_class", num_class.c_str()) != 0)
     return xgboost_error("parameter num_class");
   for (int round = 0; round < o.rounds; ++round)
-    if (XGBoosterUpdateOneIter(b.h, round, m.h) != 0) return xgboost_error("training");
+    if (xgboost().booster_update_one_iter(b.h, round, m.h) != 0) return xgboost_error("training");
   return Status();
 }
 
@@ -479,13 +478,13 @@ Result<std::string> saved(const Booster& b, const std::vector<std::string>& name
                           const std::vector<std::pair<std::string, std::string>>& attributes) {
   std::vector<const char*> name_ptrs;
   for (const std::string& n : names) name_ptrs.push_back(n.c_str());
-  if (XGBoosterSetStrFeatureInfo(b.h, "feature_name", name_ptrs.data(), name_ptrs.size()) != 0)
+  if (xgboost().booster_set_str_feature_info(b.h, "feature_name", name_ptrs.data(), name_ptrs.size()) != 0)
     return xgboost_error("feature names");
   for (const auto& [key, value] : attributes)
-    if (XGBoosterSetAttr(b.h, key.c_str(), value.c_str()) != 0) return xgboost_error("attributes");
+    if (xgboost().booster_set_attr(b.h, key.c_str(), value.c_str()) != 0) return xgboost_error("attributes");
   bst_ulong len = 0;
   const char* bytes = nullptr;
-  if (XGBoosterSaveModelToBuffer(b.h, "{\"format\": \"ubj\"}", &len, &bytes) != 0) return xgboost_error("saving");
+  if (xgboost().booster_save_model_to_buffer(b.h, "{\"format\": \"ubj\"}", &len, &bytes) != 0) return xgboost_error("saving");
   return std::string(bytes, len);
 }
 
@@ -495,7 +494,7 @@ Result<std::vector<float>> predict(const Booster& b, const Matrix& m) {
   const bst_ulong* shape = nullptr;
   bst_ulong dim = 0;
   const float* result = nullptr;
-  if (XGBoosterPredictFromDMatrix(b.h, m.h, kConfig, &shape, &dim, &result) != 0) return xgboost_error("prediction");
+  if (xgboost().booster_predict_from_dmatrix(b.h, m.h, kConfig, &shape, &dim, &result) != 0) return xgboost_error("prediction");
   bst_ulong size = 1;
   for (bst_ulong d = 0; d < dim; ++d) size *= shape[d];
   return std::vector<float>(result, result + size);
@@ -625,9 +624,9 @@ Status page_matrix(const std::vector<TrainingPage>& pages, const std::vector<std
     label.push_back(static_cast<float>(std::lower_bound(types.begin(), types.end(), pages[p].type) - types.begin()));
   }
   const auto rows = static_cast<bst_ulong>(chosen.size());
-  if (XGDMatrixCreateFromMat(x.data(), rows, features.page_names().size(), NAN, &m.h) != 0)
+  if (xgboost().dmatrix_create_from_mat(x.data(), rows, features.page_names().size(), NAN, &m.h) != 0)
     return xgboost_error("training matrix");
-  if (XGDMatrixSetFloatInfo(m.h, "label", label.data(), rows) != 0) return xgboost_error("labels");
+  if (xgboost().dmatrix_set_float_info(m.h, "label", label.data(), rows) != 0) return xgboost_error("labels");
   return Status();
 }
 
@@ -716,7 +715,7 @@ KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& proba
 Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
                                       const BlockModelOptions& o, CrossValidation* cv) {
   const std::vector<std::string>& names = features.names();
-  XGBSetGlobalConfig("{\"verbosity\": 0}");
+  if (Status st = xgboost_loaded(); !st.ok()) return st;
   const std::size_t cols = names.size();
   if (cv != nullptr && cross_validates(pages, o)) {
     std::vector<std::vector<float>> scores(pages.size());
@@ -844,10 +843,9 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
   return saved(b, names, attributes);
 }
 
-
 Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
                                           const PageTypeOptions& o, PageTypeValidation* cv) {
-  XGBSetGlobalConfig("{\"verbosity\": 0}");
+  if (Status st = xgboost_loaded(); !st.ok()) return st;
   const std::vector<std::string> types = page_types(pages);
   if (types.size() < 2) return Status(Code::kInvalidArgument, "the gold sets name fewer than two page types");
   const int classes = static_cast<int>(types.size());

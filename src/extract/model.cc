@@ -1,7 +1,5 @@
 #include "extract/model.h"
 
-#include <xgboost/c_api.h>
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -13,6 +11,8 @@
 #include <initializer_list>
 #include <limits>
 #include <mutex>
+
+#include "extract/xgboost_library.h"
 
 // The model files of config/models/, linked in by src/extract/models.S.
 extern "C" {
@@ -31,21 +31,9 @@ struct TreeModel::Handle {
   Status loaded;
   BoosterHandle booster = nullptr;
   ~Handle() {
-    if (booster != nullptr) XGBoosterFree(booster);
+    if (booster != nullptr) xgboost().booster_free(booster);
   }
 };
-
-namespace {
-
-Status xgboost_error(const std::string& what) { return Status(Code::kInternal, what + ": " + XGBGetLastError()); }
-
-// XGBoost logs to stderr by default; a library call says nothing.
-void quiet() {
-  static std::once_flag once;
-  std::call_once(once, [] { XGBSetGlobalConfig("{\"verbosity\": 0}"); });
-}
-
-}  // namespace
 
 TreeModel::TreeModel() : handle_(std::make_unique<Handle>()) {}
 TreeModel::~TreeModel() = default;
@@ -295,10 +283,13 @@ Result<std::vector<float>> TreeModel::reference_margins(const float* rows, std::
   if (n == 0) return out;
   if (Status st = check_columns(columns); !st.ok()) return st;
   std::call_once(handle_->once, [&] {
-    quiet();
-    if (XGBoosterCreate(nullptr, 0, &handle_->booster) != 0 ||
-        XGBoosterLoadModelFromBuffer(handle_->booster, bytes_.data(), bytes_.size()) != 0 ||
-        XGBoosterSetParam(handle_->booster, "nthread", "1") != 0)
+    if (Status st = xgboost_loaded(); !st.ok()) {
+      handle_->loaded = st;
+      return;
+    }
+    if (xgboost().booster_create(nullptr, 0, &handle_->booster) != 0 ||
+        xgboost().booster_load_model_from_buffer(handle_->booster, bytes_.data(), bytes_.size()) != 0 ||
+        xgboost().booster_set_param(handle_->booster, "nthread", "1") != 0)
       handle_->loaded = xgboost_error("XGBoost cannot load the model");
   });
   if (!handle_->loaded.ok()) return handle_->loaded;
@@ -314,7 +305,7 @@ Result<std::vector<float>> TreeModel::reference_margins(const float* rows, std::
   const bst_ulong* shape = nullptr;
   bst_ulong dim = 0;
   const float* result = nullptr;
-  if (XGBoosterPredictFromDense(handle_->booster, array, config, nullptr, &shape, &dim, &result) != 0)
+  if (xgboost().booster_predict_from_dense(handle_->booster, array, config, nullptr, &shape, &dim, &result) != 0)
     return xgboost_error("prediction");
   bst_ulong size = 1;
   for (bst_ulong d = 0; d < dim; ++d) size *= shape[d];

@@ -1,0 +1,15 @@
+#include "base/shared_library.h"
+
+namespace husk {
+
+SharedLibrary::SharedLibrary(const char* soname) : soname_(soname) {
+  // RTLD_NOW: a missing symbol is found here, not at the first call.
+  handle_ = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (handle_ == nullptr) {
+    const char* why = dlerror();
+    error_ = soname_ + " cannot be loaded: " + (why != nullptr ? why : "unknown error") +
+             " (make deps installs it)";
+  }
+}
+
+}  // namespace husk

@@ -1,0 +1,50 @@
+// A shared library opened when a command first needs it (dlopen), not at
+// every start of husk. Each library the binary names is loaded, relocated
+// and searched for symbols before main() runs, with its own dependencies:
+// libcurl brings 29 more (TLS, Kerberos, LDAP, HTTP/2, SSH, IDN), libmicro-
+// httpd GnuTLS's. Most runs never fetch a URL or serve HTTP, and a crawler
+// that runs husk once per fetched page pays the start for every page
+// (docs/architecture.md, "Libraries opened on use").
+#pragma once
+
+#include <dlfcn.h>
+
+#include <string>
+
+namespace husk {
+
+class SharedLibrary {
+ public:
+  // Opens `soname` (the name the package installs, "libcurl.so.4"). The
+  // library stays loaded for the life of the process.
+  explicit SharedLibrary(const char* soname);
+  SharedLibrary(const SharedLibrary&) = delete;
+  SharedLibrary& operator=(const SharedLibrary&) = delete;
+
+  // Whether the library and every symbol asked for so far were found;
+  // error() says which was not.
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+
+  // The function `name` as `Function` (decltype of the function the
+  // library's header declares), nullptr when it is missing.
+  template <class Function>
+  Function function(const char* name) {
+    if (handle_ == nullptr) return nullptr;
+    void* symbol = dlsym(handle_, name);
+    if (symbol == nullptr && error_.empty()) error_ = soname_ + " has no " + name;
+    return reinterpret_cast<Function>(symbol);
+  }
+
+ private:
+  std::string soname_;
+  void* handle_ = nullptr;
+  std::string error_;
+};
+
+}  // namespace husk
+
+// The function `name` of `library` typed as the library's header declares
+// it; decltype reads the declaration without a reference the linker would
+// have to resolve.
+#define HUSK_LIBRARY_FUNCTION(library, name) (library).function<decltype(&name)>(#name)

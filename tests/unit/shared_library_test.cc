@@ -1,0 +1,40 @@
+#include <zlib.h>
+
+#include "base/shared_library.h"
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+// A library opened on use gives the functions its header declares; a
+// library or a function that is not there is an error naming it, not a
+// crash at start or at the call.
+TEST(SharedLibrary, FunctionsAreTheLibrarysAndWhatIsMissingIsNamed) {
+  SharedLibrary zlib("libz.so.1");
+  ASSERT_TRUE(zlib.ok()) << zlib.error();
+  auto version = HUSK_LIBRARY_FUNCTION(zlib, zlibVersion);
+  ASSERT_NE(version, nullptr);
+  EXPECT_STREQ(version(), zlibVersion());
+  EXPECT_EQ(zlib.function<void (*)()>("husk_no_such_function"), nullptr);
+  EXPECT_FALSE(zlib.ok());
+  EXPECT_EQ(zlib.error(), "libz.so.1 has no husk_no_such_function");
+
+  SharedLibrary missing("libhusk-not-installed.so.7");
+  EXPECT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().find("libhusk-not-installed.so.7 cannot be loaded"), std::string::npos) << missing.error();
+  EXPECT_EQ(HUSK_LIBRARY_FUNCTION(missing, zlibVersion), nullptr);
+}
+
+// The binary names none of the libraries it opens on use: each would be
+// loaded at every start again (docs/architecture.md, "Libraries opened on
+// use").
+TEST(SharedLibrary, TheBinaryDoesNotLoadWhatItOpensOnUse) {
+  test::CommandResult r = test::run_command(std::string("readelf -d ") + HUSK_BINARY);
+  ASSERT_EQ(r.exit_code, 0);
+  ASSERT_NE(r.out.find("libgumbo"), std::string::npos) << r.out;  // the listing is the binary's
+  for (const char* opened : {"libcurl", "libmicrohttpd", "libxgboost"})
+    EXPECT_EQ(r.out.find(opened), std::string::npos) << opened;
+}
+
+}  // namespace
+}  // namespace husk
