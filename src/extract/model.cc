@@ -7,18 +7,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <limits>
 #include <mutex>
 
 #include "extract/xgboost_library.h"
-
-// The model files of config/models/, linked in by src/extract/models.S.
-extern "C" {
-extern const char husk_block_model_begin[], husk_block_model_end[];
-extern const char husk_page_type_model_begin[], husk_page_type_model_end[];
-}
 
 namespace husk {
 
@@ -162,12 +157,76 @@ Result<std::shared_ptr<const TreeModel>> TreeModel::load(std::string_view bytes,
                                                    : nlohmann::json::input_format_t::ubjson);
   if (!read) return bad(reader.error.empty() ? "not a model XGBoost saved" : reader.error);
   std::shared_ptr<TreeModel> model(new TreeModel());
-  model->bytes_.assign(bytes);
+  model->owned_bytes_.assign(bytes);
+  model->bytes_ = model->owned_bytes_;
   model->feature_names_ = std::move(reader.feature_names);
   model->attributes_ = std::move(reader.attributes);
   if (Status st = model->build_trees(reader.params, reader.objective, reader.booster, reader.tree_info, reader.trees);
       !st.ok())
     return bad(st.message());
+  return std::shared_ptr<const TreeModel>(std::move(model));
+}
+
+namespace {
+
+// The packed form: this line, the metadata's length (8 bytes), the
+// metadata as JSON, then the nodes as husk holds them.
+constexpr std::string_view kPackedMagic = "husk packed trees 1\n";
+
+}  // namespace
+
+std::string TreeModel::packed() const {
+  nlohmann::json meta = {{"feature_names", feature_names_}, {"attributes", attributes_},
+                         {"rounds", rounds_},               {"base_margin", base_margin_},
+                         {"tree_start", tree_start_},       {"tree_class", tree_class_},
+                         {"classes", classes_},             {"features", features_},
+                         {"softmax", softmax_},             {"nodes", nodes_.size()}};
+  const std::string text = meta.dump();
+  const uint64_t length = text.size();
+  std::string out(kPackedMagic);
+  out.append(reinterpret_cast<const char*>(&length), sizeof(length));
+  out += text;
+  out.append(reinterpret_cast<const char*>(nodes_.data()), nodes_.size() * sizeof(Node));
+  return out;
+}
+
+Result<std::shared_ptr<const TreeModel>> TreeModel::load_packed(std::string_view packed, std::string_view original,
+                                                                const std::string& source) {
+  auto bad = [&]() { return Status(Code::kCorrupt, source + ": not a model husk packed"); };
+  uint64_t length = 0;
+  if (packed.substr(0, kPackedMagic.size()) != kPackedMagic || packed.size() < kPackedMagic.size() + sizeof(length))
+    return bad();
+  packed.remove_prefix(kPackedMagic.size());
+  std::memcpy(&length, packed.data(), sizeof(length));
+  packed.remove_prefix(sizeof(length));
+  if (length > packed.size()) return bad();
+  const nlohmann::json meta = nlohmann::json::parse(packed.substr(0, length), nullptr, false);
+  packed.remove_prefix(length);
+  if (!meta.is_object()) return bad();
+  std::shared_ptr<TreeModel> model(new TreeModel());
+  try {
+    model->feature_names_ = meta.at("feature_names").get<std::vector<std::string>>();
+    model->attributes_ = meta.at("attributes").get<std::map<std::string, std::string>>();
+    model->rounds_ = meta.at("rounds").get<int>();
+    model->base_margin_ = meta.at("base_margin").get<float>();
+    model->tree_start_ = meta.at("tree_start").get<std::vector<std::size_t>>();
+    model->tree_class_ = meta.at("tree_class").get<std::vector<uint32_t>>();
+    model->classes_ = meta.at("classes").get<std::size_t>();
+    model->features_ = meta.at("features").get<std::size_t>();
+    model->softmax_ = meta.at("softmax").get<bool>();
+    const auto nodes = meta.at("nodes").get<std::size_t>();
+    if (packed.size() != nodes * sizeof(Node) || model->classes_ == 0 ||
+        model->tree_start_.size() != model->tree_class_.size() ||
+        model->tree_start_.size() != static_cast<std::size_t>(model->rounds_) * model->classes_)
+      return bad();
+    for (std::size_t t = 0; t < model->tree_start_.size(); ++t)
+      if (model->tree_start_[t] >= nodes || model->tree_class_[t] >= model->classes_) return bad();
+    model->nodes_.resize(nodes);
+    std::memcpy(model->nodes_.data(), packed.data(), packed.size());
+  } catch (const nlohmann::json::exception&) {
+    return bad();
+  }
+  model->bytes_ = original;
   return std::shared_ptr<const TreeModel>(std::move(model));
 }
 
@@ -450,30 +509,6 @@ Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::
     for (std::size_t i = 0; i < n; ++i) (*probability)[i] = 1.0f / (1.0f + std::exp(-((*score)[i] + base)));
   }
   return out;
-}
-
-namespace {
-
-Result<std::shared_ptr<const TreeModel>> builtin(const char* begin, const char* end, const std::string& name) {
-  if (end <= begin) return Status(Code::kNotFound, "no " + name + " was compiled in");
-  return TreeModel::load(std::string_view(begin, static_cast<std::size_t>(end - begin)), name);
-}
-
-}  // namespace
-
-// The built-in models live until the process ends and are never freed:
-// XGBoost's own static objects may be gone by the time ours would be
-// destroyed at exit.
-Result<std::shared_ptr<const TreeModel>> builtin_block_model() {
-  static const auto* model = new Result<std::shared_ptr<const TreeModel>>(
-      builtin(husk_block_model_begin, husk_block_model_end, "config/models/blocks.ubj"));
-  return *model;
-}
-
-Result<std::shared_ptr<const TreeModel>> builtin_page_type_model() {
-  static const auto* model = new Result<std::shared_ptr<const TreeModel>>(
-      builtin(husk_page_type_model_begin, husk_page_type_model_end, "config/models/page_type.ubj"));
-  return *model;
 }
 
 }  // namespace husk

@@ -1,8 +1,9 @@
 // A gradient-boosted tree model over rows of features: the learned
 // extractor's block model and the page-type classifier. Models are trained
-// by husk train (XGBoost) and compiled into husk in XGBoost's format; each
-// carries the names of the features it was trained on and husk's own
-// settings (the block model's threshold) as attributes.
+// by husk train (XGBoost) and compiled into husk in XGBoost's format and
+// packed (TreeModel::packed); each carries the names of the features it
+// was trained on and husk's own settings (the block model's threshold) as
+// attributes.
 //
 // husk reads the trees and walks them itself. XGBoost's prediction call
 // parses a JSON configuration, adapts the rows and enters OpenMP on every
@@ -33,6 +34,18 @@ class TreeModel {
  public:
   // A model in XGBoost's JSON or UBJSON format.
   static Result<std::shared_ptr<const TreeModel>> load(std::string_view bytes, const std::string& source);
+
+  // The same model in husk's packed form: its trees as husk walks them and
+  // its names and attributes, read back by load_packed() without parsing
+  // XGBoost's format. The models compiled into husk are packed when it is
+  // built (src/extract/pack_model_main.cc): reading their UBJSON took a
+  // third of the CPU of a run over one page. The form is the building
+  // machine's (byte order, float layout), never a file exchanged.
+  std::string packed() const;
+  // `original` is the model as XGBoost saved it, for reference_margins();
+  // both views must outlive the model (the binary's read-only data).
+  static Result<std::shared_ptr<const TreeModel>> load_packed(std::string_view packed, std::string_view original,
+                                                              const std::string& source);
   ~TreeModel();
 
   // One output per row (a probability for a binary model), or one per
@@ -81,7 +94,8 @@ class TreeModel {
   std::vector<float> walk(const float* rows, std::size_t n, int begin, int end) const;
   Status check_columns(std::size_t columns) const;
 
-  std::string bytes_;                       // the model as loaded, for reference_margins
+  std::string owned_bytes_;                 // a model loaded from bytes the caller keeps
+  std::string_view bytes_;                  // the model as XGBoost saved it, for reference_margins
   std::unique_ptr<Handle> handle_;          // XGBoost's booster, made by reference_margins
   std::vector<std::string> feature_names_;
   std::map<std::string, std::string> attributes_;

@@ -3,6 +3,8 @@
 // and husk's walk of the trees against XGBoost's own prediction.
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 #include "extract/features.h"
 #include "extract/model.h"
 #include "extract/page_type.h"
@@ -143,6 +145,43 @@ TEST(LearnedFastPaths, BadModelsAreErrors) {
                                 "{\"learner\": [1, 2, {\"x\": null}]}"}) {
     auto model = TreeModel::load(text, "text.json");
     EXPECT_FALSE(model.ok()) << text;
+  }
+}
+
+// The binary's models are packed at build time: a packed model is the
+// model read from XGBoost's file (the same margins to the bit, names and
+// attributes), and a damaged packed form is an error, never a walk out of
+// bounds.
+TEST(LearnedFastPaths, PackedModelsAreTheModels) {
+  for (const char* file : {"blocks.ubj", "page_type.ubj"}) {
+    const std::string bytes = test::read_file(std::string(HUSK_SOURCE_DIR) + "/config/models/" + file);
+    auto read = TreeModel::load(bytes, file);
+    ASSERT_TRUE(read.ok()) << read.status().message();
+    const std::string packed = (*read)->packed();
+    auto unpacked = TreeModel::load_packed(packed, bytes, file);
+    ASSERT_TRUE(unpacked.ok()) << unpacked.status().message();
+    EXPECT_EQ((*unpacked)->feature_names(), (*read)->feature_names());
+    EXPECT_EQ((*unpacked)->attribute("cross_validated_f1"), (*read)->attribute("cross_validated_f1"));
+    EXPECT_EQ((*unpacked)->rounds(), (*read)->rounds());
+    EXPECT_EQ((*unpacked)->base_margin(), (*read)->base_margin());
+    const std::size_t columns = (*read)->feature_names().size();
+    std::vector<float> rows(200 * columns);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      rows[i] = i % 7 == 0 ? std::nanf("") : static_cast<float>((i * 2654435761u) % 1000) / 250.0f - 1.0f;
+    auto a = (*read)->predict(rows, columns);
+    auto b = (*unpacked)->predict(rows, columns);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(*a, *b) << file;
+    EXPECT_EQ((*unpacked)->packed(), packed);
+    for (std::size_t cut : {std::size_t{0}, std::size_t{5}, std::size_t{40}, packed.size() / 2, packed.size() - 1})
+      EXPECT_FALSE(TreeModel::load_packed(std::string_view(packed).substr(0, cut), bytes, file).ok()) << cut;
+    std::string damaged = packed;
+    const std::size_t at = damaged.find("\"tree_class\":[0,");
+    ASSERT_NE(at, std::string::npos);
+    damaged[at + 14] = '9';  // a tree of a class the model does not have
+    auto bad = TreeModel::load_packed(damaged, bytes, file);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.status().message().find(file), std::string::npos) << bad.status().message();
   }
 }
 
