@@ -2,9 +2,9 @@
 
 namespace husk {
 
-SharedLibrary::SharedLibrary(const char* soname) : soname_(soname) {
+SharedLibrary::SharedLibrary(const char* soname, bool global) : soname_(soname) {
   // RTLD_NOW: a missing symbol is found here, not at the first call.
-  handle_ = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  handle_ = dlopen(soname, RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
   if (handle_ == nullptr) {
     const char* why = dlerror();
     error_ = soname_ + " cannot be loaded: " + (why != nullptr ? why : "unknown error") +

@@ -2,9 +2,10 @@
 // every start of husk. Each library the binary names is loaded, relocated
 // and searched for symbols before main() runs, with its own dependencies:
 // libcurl brings 29 more (TLS, Kerberos, LDAP, HTTP/2, SSH, IDN), libmicro-
-// httpd GnuTLS's. Most runs never fetch a URL or serve HTTP, and a crawler
-// that runs husk once per fetched page pays the start for every page
-// (docs/architecture.md, "Libraries opened on use").
+// httpd GnuTLS's, Open MPI a dozen. Most runs never fetch a URL, serve
+// HTTP or run under mpirun, and a crawler that runs husk once per fetched
+// page pays the start for every page (docs/architecture.md, "Libraries
+// opened on use").
 #pragma once
 
 #include <dlfcn.h>
@@ -16,8 +17,10 @@ namespace husk {
 class SharedLibrary {
  public:
   // Opens `soname` (the name the package installs, "libcurl.so.4"). The
-  // library stays loaded for the life of the process.
-  explicit SharedLibrary(const char* soname);
+  // library stays loaded for the life of the process. `global`: its
+  // symbols join the process's global scope, for a library whose own
+  // plug-ins look for them there (Open MPI's components).
+  explicit SharedLibrary(const char* soname, bool global = false);
   SharedLibrary(const SharedLibrary&) = delete;
   SharedLibrary& operator=(const SharedLibrary&) = delete;
 
@@ -26,14 +29,14 @@ class SharedLibrary {
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
 
-  // The function `name` as `Function` (decltype of the function the
-  // library's header declares), nullptr when it is missing.
-  template <class Function>
-  Function function(const char* name) {
+  // The function or object `name` as `Pointer` (decltype of the address
+  // of what the library's header declares), nullptr when it is missing.
+  template <class Pointer>
+  Pointer symbol(const char* name) {
     if (handle_ == nullptr) return nullptr;
-    void* symbol = dlsym(handle_, name);
-    if (symbol == nullptr && error_.empty()) error_ = soname_ + " has no " + name;
-    return reinterpret_cast<Function>(symbol);
+    void* found = dlsym(handle_, name);
+    if (found == nullptr && error_.empty()) error_ = soname_ + " has no " + name;
+    return reinterpret_cast<Pointer>(found);
   }
 
  private:
@@ -44,7 +47,7 @@ class SharedLibrary {
 
 }  // namespace husk
 
-// The function `name` of `library` typed as the library's header declares
-// it; decltype reads the declaration without a reference the linker would
-// have to resolve.
-#define HUSK_LIBRARY_FUNCTION(library, name) (library).function<decltype(&name)>(#name)
+// The function or object `name` of `library`, typed as the library's
+// header declares it; decltype reads the declaration without a reference
+// the linker would have to resolve.
+#define HUSK_LIBRARY_SYMBOL(library, name) (library).symbol<decltype(&name)>(#name)

@@ -150,17 +150,17 @@ struct Arriving {
 // libmicrohttpd, opened when the service starts (base/shared_library.h).
 struct Mhd {
   SharedLibrary library{"libmicrohttpd.so.12"};
-  decltype(&MHD_start_daemon) start_daemon = HUSK_LIBRARY_FUNCTION(library, MHD_start_daemon);
-  decltype(&MHD_quiesce_daemon) quiesce_daemon = HUSK_LIBRARY_FUNCTION(library, MHD_quiesce_daemon);
-  decltype(&MHD_stop_daemon) stop_daemon = HUSK_LIBRARY_FUNCTION(library, MHD_stop_daemon);
-  decltype(&MHD_get_connection_info) get_connection_info = HUSK_LIBRARY_FUNCTION(library, MHD_get_connection_info);
+  decltype(&MHD_start_daemon) start_daemon = HUSK_LIBRARY_SYMBOL(library, MHD_start_daemon);
+  decltype(&MHD_quiesce_daemon) quiesce_daemon = HUSK_LIBRARY_SYMBOL(library, MHD_quiesce_daemon);
+  decltype(&MHD_stop_daemon) stop_daemon = HUSK_LIBRARY_SYMBOL(library, MHD_stop_daemon);
+  decltype(&MHD_get_connection_info) get_connection_info = HUSK_LIBRARY_SYMBOL(library, MHD_get_connection_info);
   decltype(&MHD_get_connection_values) get_connection_values =
-      HUSK_LIBRARY_FUNCTION(library, MHD_get_connection_values);
+      HUSK_LIBRARY_SYMBOL(library, MHD_get_connection_values);
   decltype(&MHD_create_response_from_buffer) create_response_from_buffer =
-      HUSK_LIBRARY_FUNCTION(library, MHD_create_response_from_buffer);
-  decltype(&MHD_add_response_header) add_response_header = HUSK_LIBRARY_FUNCTION(library, MHD_add_response_header);
-  decltype(&MHD_queue_response) queue_response = HUSK_LIBRARY_FUNCTION(library, MHD_queue_response);
-  decltype(&MHD_destroy_response) destroy_response = HUSK_LIBRARY_FUNCTION(library, MHD_destroy_response);
+      HUSK_LIBRARY_SYMBOL(library, MHD_create_response_from_buffer);
+  decltype(&MHD_add_response_header) add_response_header = HUSK_LIBRARY_SYMBOL(library, MHD_add_response_header);
+  decltype(&MHD_queue_response) queue_response = HUSK_LIBRARY_SYMBOL(library, MHD_queue_response);
+  decltype(&MHD_destroy_response) destroy_response = HUSK_LIBRARY_SYMBOL(library, MHD_destroy_response);
 };
 
 const Mhd& mhd() {

@@ -16,21 +16,21 @@ namespace husk {
 
 struct XGBoostLibrary {
   SharedLibrary library{"libxgboost.so.0"};
-  decltype(&XGBGetLastError) get_last_error = HUSK_LIBRARY_FUNCTION(library, XGBGetLastError);
-  decltype(&XGBSetGlobalConfig) set_global_config = HUSK_LIBRARY_FUNCTION(library, XGBSetGlobalConfig);
-  decltype(&XGDMatrixCreateFromMat) dmatrix_create_from_mat = HUSK_LIBRARY_FUNCTION(library, XGDMatrixCreateFromMat);
-  decltype(&XGDMatrixSetFloatInfo) dmatrix_set_float_info = HUSK_LIBRARY_FUNCTION(library, XGDMatrixSetFloatInfo);
-  decltype(&XGDMatrixFree) dmatrix_free = HUSK_LIBRARY_FUNCTION(library, XGDMatrixFree);
-  decltype(&XGBoosterCreate) booster_create = HUSK_LIBRARY_FUNCTION(library, XGBoosterCreate);
-  decltype(&XGBoosterFree) booster_free = HUSK_LIBRARY_FUNCTION(library, XGBoosterFree);
-  decltype(&XGBoosterSetParam) booster_set_param = HUSK_LIBRARY_FUNCTION(library, XGBoosterSetParam);
-  decltype(&XGBoosterUpdateOneIter) booster_update_one_iter = HUSK_LIBRARY_FUNCTION(library, XGBoosterUpdateOneIter);
-  decltype(&XGBoosterSetStrFeatureInfo) booster_set_str_feature_info = HUSK_LIBRARY_FUNCTION(library, XGBoosterSetStrFeatureInfo);
-  decltype(&XGBoosterSetAttr) booster_set_attr = HUSK_LIBRARY_FUNCTION(library, XGBoosterSetAttr);
-  decltype(&XGBoosterSaveModelToBuffer) booster_save_model_to_buffer = HUSK_LIBRARY_FUNCTION(library, XGBoosterSaveModelToBuffer);
-  decltype(&XGBoosterLoadModelFromBuffer) booster_load_model_from_buffer = HUSK_LIBRARY_FUNCTION(library, XGBoosterLoadModelFromBuffer);
-  decltype(&XGBoosterPredictFromDMatrix) booster_predict_from_dmatrix = HUSK_LIBRARY_FUNCTION(library, XGBoosterPredictFromDMatrix);
-  decltype(&XGBoosterPredictFromDense) booster_predict_from_dense = HUSK_LIBRARY_FUNCTION(library, XGBoosterPredictFromDense);
+  decltype(&XGBGetLastError) get_last_error = HUSK_LIBRARY_SYMBOL(library, XGBGetLastError);
+  decltype(&XGBSetGlobalConfig) set_global_config = HUSK_LIBRARY_SYMBOL(library, XGBSetGlobalConfig);
+  decltype(&XGDMatrixCreateFromMat) dmatrix_create_from_mat = HUSK_LIBRARY_SYMBOL(library, XGDMatrixCreateFromMat);
+  decltype(&XGDMatrixSetFloatInfo) dmatrix_set_float_info = HUSK_LIBRARY_SYMBOL(library, XGDMatrixSetFloatInfo);
+  decltype(&XGDMatrixFree) dmatrix_free = HUSK_LIBRARY_SYMBOL(library, XGDMatrixFree);
+  decltype(&XGBoosterCreate) booster_create = HUSK_LIBRARY_SYMBOL(library, XGBoosterCreate);
+  decltype(&XGBoosterFree) booster_free = HUSK_LIBRARY_SYMBOL(library, XGBoosterFree);
+  decltype(&XGBoosterSetParam) booster_set_param = HUSK_LIBRARY_SYMBOL(library, XGBoosterSetParam);
+  decltype(&XGBoosterUpdateOneIter) booster_update_one_iter = HUSK_LIBRARY_SYMBOL(library, XGBoosterUpdateOneIter);
+  decltype(&XGBoosterSetStrFeatureInfo) booster_set_str_feature_info = HUSK_LIBRARY_SYMBOL(library, XGBoosterSetStrFeatureInfo);
+  decltype(&XGBoosterSetAttr) booster_set_attr = HUSK_LIBRARY_SYMBOL(library, XGBoosterSetAttr);
+  decltype(&XGBoosterSaveModelToBuffer) booster_save_model_to_buffer = HUSK_LIBRARY_SYMBOL(library, XGBoosterSaveModelToBuffer);
+  decltype(&XGBoosterLoadModelFromBuffer) booster_load_model_from_buffer = HUSK_LIBRARY_SYMBOL(library, XGBoosterLoadModelFromBuffer);
+  decltype(&XGBoosterPredictFromDMatrix) booster_predict_from_dmatrix = HUSK_LIBRARY_SYMBOL(library, XGBoosterPredictFromDMatrix);
+  decltype(&XGBoosterPredictFromDense) booster_predict_from_dense = HUSK_LIBRARY_SYMBOL(library, XGBoosterPredictFromDense);
 };
 
 // The library, opened once and told to log nothing (XGBoost writes to

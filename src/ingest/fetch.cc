@@ -30,14 +30,14 @@ std::size_t append(char* data, std::size_t size, std::size_t count, void* user) 
 // state set up once before the first handle.
 struct Curl {
   SharedLibrary library{"libcurl.so.4"};
-  decltype(&curl_global_init) global_init = HUSK_LIBRARY_FUNCTION(library, curl_global_init);
-  decltype(&curl_easy_init) easy_init = HUSK_LIBRARY_FUNCTION(library, curl_easy_init);
-  decltype(&curl_easy_setopt) easy_setopt = HUSK_LIBRARY_FUNCTION(library, curl_easy_setopt);
-  decltype(&curl_easy_perform) easy_perform = HUSK_LIBRARY_FUNCTION(library, curl_easy_perform);
-  decltype(&curl_easy_getinfo) easy_getinfo = HUSK_LIBRARY_FUNCTION(library, curl_easy_getinfo);
-  decltype(&curl_easy_header) easy_header = HUSK_LIBRARY_FUNCTION(library, curl_easy_header);
-  decltype(&curl_easy_strerror) easy_strerror = HUSK_LIBRARY_FUNCTION(library, curl_easy_strerror);
-  decltype(&curl_easy_cleanup) easy_cleanup = HUSK_LIBRARY_FUNCTION(library, curl_easy_cleanup);
+  decltype(&curl_global_init) global_init = HUSK_LIBRARY_SYMBOL(library, curl_global_init);
+  decltype(&curl_easy_init) easy_init = HUSK_LIBRARY_SYMBOL(library, curl_easy_init);
+  decltype(&curl_easy_setopt) easy_setopt = HUSK_LIBRARY_SYMBOL(library, curl_easy_setopt);
+  decltype(&curl_easy_perform) easy_perform = HUSK_LIBRARY_SYMBOL(library, curl_easy_perform);
+  decltype(&curl_easy_getinfo) easy_getinfo = HUSK_LIBRARY_SYMBOL(library, curl_easy_getinfo);
+  decltype(&curl_easy_header) easy_header = HUSK_LIBRARY_SYMBOL(library, curl_easy_header);
+  decltype(&curl_easy_strerror) easy_strerror = HUSK_LIBRARY_SYMBOL(library, curl_easy_strerror);
+  decltype(&curl_easy_cleanup) easy_cleanup = HUSK_LIBRARY_SYMBOL(library, curl_easy_cleanup);
   CURLcode global = library.ok() ? global_init(CURL_GLOBAL_DEFAULT) : CURLE_FAILED_INIT;
 };
 

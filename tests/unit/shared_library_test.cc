@@ -12,17 +12,17 @@ namespace {
 TEST(SharedLibrary, FunctionsAreTheLibrarysAndWhatIsMissingIsNamed) {
   SharedLibrary zlib("libz.so.1");
   ASSERT_TRUE(zlib.ok()) << zlib.error();
-  auto version = HUSK_LIBRARY_FUNCTION(zlib, zlibVersion);
+  auto version = HUSK_LIBRARY_SYMBOL(zlib, zlibVersion);
   ASSERT_NE(version, nullptr);
   EXPECT_STREQ(version(), zlibVersion());
-  EXPECT_EQ(zlib.function<void (*)()>("husk_no_such_function"), nullptr);
+  EXPECT_EQ(zlib.symbol<void (*)()>("husk_no_such_function"), nullptr);
   EXPECT_FALSE(zlib.ok());
   EXPECT_EQ(zlib.error(), "libz.so.1 has no husk_no_such_function");
 
   SharedLibrary missing("libhusk-not-installed.so.7");
   EXPECT_FALSE(missing.ok());
   EXPECT_NE(missing.error().find("libhusk-not-installed.so.7 cannot be loaded"), std::string::npos) << missing.error();
-  EXPECT_EQ(HUSK_LIBRARY_FUNCTION(missing, zlibVersion), nullptr);
+  EXPECT_EQ(HUSK_LIBRARY_SYMBOL(missing, zlibVersion), nullptr);
 }
 
 // The binary names none of the libraries it opens on use: each would be
@@ -32,7 +32,7 @@ TEST(SharedLibrary, TheBinaryDoesNotLoadWhatItOpensOnUse) {
   test::CommandResult r = test::run_command(std::string("readelf -d ") + HUSK_BINARY);
   ASSERT_EQ(r.exit_code, 0);
   ASSERT_NE(r.out.find("libgumbo"), std::string::npos) << r.out;  // the listing is the binary's
-  for (const char* opened : {"libcurl", "libmicrohttpd", "libxgboost"})
+  for (const char* opened : {"libcurl", "libmicrohttpd", "libxgboost", "libmpi"})
     EXPECT_EQ(r.out.find(opened), std::string::npos) << opened;
 }
 
