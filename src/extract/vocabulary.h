@@ -28,8 +28,8 @@ class CompiledVocabulary {
   bool is_end_marker(std::string_view text) const;
 
  private:
-  std::unique_ptr<RE2> positive_;
-  std::unique_ptr<RE2> negative_;
+  std::shared_ptr<const RE2> positive_;  // shared by every copy of the same list
+  std::shared_ptr<const RE2> negative_;
   std::unordered_set<std::string> negative_tokens_;
   std::unordered_set<std::string> boilerplate_lines_;
   std::vector<std::string> end_markers_;
