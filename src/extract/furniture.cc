@@ -1,10 +1,8 @@
 // Page furniture (furniture.h).
 #include "extract/furniture.h"
 
-#include <map>
-#include <mutex>
-
 #include "base/text_util.h"
+#include "extract/vocabulary.h"
 
 namespace husk {
 
@@ -18,14 +16,7 @@ RE2::Options furniture_pattern_options() {
 std::shared_ptr<const RE2> furniture_alternation(const std::vector<std::string>& patterns) {
   std::string alternation;
   for (const std::string& p : patterns) alternation += (alternation.empty() ? "(?:" : "|(?:") + p + ")";
-  // Keyed by the alternation: a process holds as many as the distinct
-  // classes of the configurations it loads.
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const RE2>> compiled;
-  std::lock_guard<std::mutex> lock(mutex);
-  std::shared_ptr<const RE2>& slot = compiled[alternation];
-  if (slot == nullptr) slot = std::make_shared<const RE2>(alternation, furniture_pattern_options());
-  return slot;
+  return compiled_once(alternation, furniture_pattern_options());
 }
 
 FurnitureLines::FurnitureLines(const std::vector<FurnitureClass>& classes) {

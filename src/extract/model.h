@@ -94,7 +94,7 @@ class TreeModel {
   std::vector<float> walk(const float* rows, std::size_t n, int begin, int end) const;
   Status check_columns(std::size_t columns) const;
 
-  std::string owned_bytes_;                 // a model loaded from bytes the caller keeps
+  std::string owned_bytes_;                 // load()'s copy of the bytes it was given
   std::string_view bytes_;                  // the model as XGBoost saved it, for reference_margins
   std::unique_ptr<Handle> handle_;          // XGBoost's booster, made by reference_margins
   std::vector<std::string> feature_names_;

@@ -12,9 +12,8 @@ namespace husk {
 
 namespace {
 
-// Compiled once per process for each list: the density extractor and the
-// learned extractor's features each hold the vocabulary, and compiling
-// its hint lists was 3% of the CPU of a run over one page.
+// The density extractor and the learned extractor's features each hold
+// the vocabulary: its hint lists are compiled once (compiled_once).
 std::shared_ptr<const RE2> alternation(const std::vector<std::string>& words) {
   if (words.empty()) return nullptr;
   std::string pattern;
@@ -22,18 +21,10 @@ std::shared_ptr<const RE2> alternation(const std::vector<std::string>& words) {
     if (!pattern.empty()) pattern.push_back('|');
     pattern += RE2::QuoteMeta(w);
   }
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const RE2>> compiled;
-  std::lock_guard<std::mutex> lock(mutex);
-  std::shared_ptr<const RE2>& slot = compiled[pattern];
-  if (slot == nullptr) {
-    RE2::Options options;
-    options.set_log_errors(false);
-    auto re = std::make_shared<const RE2>(pattern, options);
-    if (!re->ok()) return nullptr;
-    slot = std::move(re);
-  }
-  return slot;
+  RE2::Options options;
+  options.set_log_errors(false);
+  std::shared_ptr<const RE2> re = compiled_once(pattern, options);
+  return re->ok() ? re : nullptr;
 }
 
 bool is_token_separator(char c) {
@@ -41,6 +32,16 @@ bool is_token_separator(char c) {
 }
 
 }  // namespace
+
+std::shared_ptr<const RE2> compiled_once(const std::string& pattern, const RE2::Options& options) {
+  // Keyed by the pattern and the options that change its program.
+  static std::mutex mutex;
+  static std::map<std::pair<int, std::string>, std::shared_ptr<const RE2>> compiled;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<const RE2>& slot = compiled[{options.ParseFlags(), pattern}];
+  if (slot == nullptr) slot = std::make_shared<const RE2>(pattern, options);
+  return slot;
+}
 
 std::string phrase_key(std::string_view text) {
   // Most short lines are ASCII, whose lower case and letters and digits
