@@ -7,9 +7,13 @@
 // kept when its probability reaches its page's threshold: the model's own
 // for an article, the model's threshold for other pages on a page the
 // page-type classifier types as anything else (both chosen in
-// cross-validation grouped by domain), scaled on a doubted page.
+// cross-validation grouped by domain), scaled on a doubted page. A page
+// typed as other than an article, of whose blocks the model is sure of
+// none, is scored by the second model, fitted to such pages alone, when
+// there is one (scored_by_others, src/extract/model.h).
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -22,7 +26,7 @@ namespace husk {
 namespace {
 
 // The presets' block thresholds, for every page whatever its type (the
-// model's own, chosen by cross-validation, are 0.50 and 0.40 for pages
+// model's own, chosen by cross-validation, are 0.50 and 0.30 for pages
 // typed as other than articles; each is scaled on a doubted page,
 // page_threshold). Measured with the built-in model (precision / recall,
 // in-sample; docs/evaluation.md's presets table, which a test keeps true):
@@ -39,8 +43,12 @@ constexpr uint32_t kStubWords = 25;
 
 class LearnedExtractor final : public Extractor {
  public:
-  LearnedExtractor(const ExtractConfig& config, std::shared_ptr<const TreeModel> model)
-      : density_(make_density_extractor(config)), features_(config), model_(std::move(model)) {
+  LearnedExtractor(const ExtractConfig& config, std::shared_ptr<const TreeModel> model,
+                   std::shared_ptr<const TreeModel> others)
+      : density_(make_density_extractor(config)),
+        features_(config),
+        model_(std::move(model)),
+        others_(std::move(others)) {
     threshold_ = std::strtod(model_->attribute("threshold").c_str(), nullptr);
     if (threshold_ <= 0 || threshold_ >= 1) threshold_ = 0.5;
     // A model trained before page types had their own threshold has none.
@@ -61,11 +69,13 @@ class LearnedExtractor final : public Extractor {
     }
     if (page.blocks.blocks.empty()) return f->density;
     std::vector<float> probability;
-    double cut = 0;
-    Result<std::vector<uint8_t>> keep =
-        above_threshold(*model_, f->rows, features_.columns(),
-                        type_threshold(page.page_type, threshold_, other_threshold_), kStagedDecision, page.deadline,
-                        &probability, &cut);
+    double cut = 0, best = 0;
+    const double threshold = type_threshold(page.page_type, threshold_, other_threshold_);
+    Result<std::vector<uint8_t>> keep = above_threshold(*model_, f->rows, features_.columns(), threshold,
+                                                        kStagedDecision, page.deadline, &probability, &cut, &best);
+    if (keep.ok() && others_ && scored_by_others(page.page_type, page.article_probability, best))
+      keep = above_threshold(*others_, f->rows, features_.columns(), threshold, kStagedDecision, page.deadline,
+                             &probability, &cut);
     // Out of time: the processor fails the page; nothing more to compute.
     if (!keep.ok() && keep.status().code() == Code::kTimeout) return Labels{};
     if (!keep.ok() || keep->size() != page.blocks.blocks.size()) {
@@ -99,7 +109,7 @@ class LearnedExtractor final : public Extractor {
 
   // The model takes the features it was trained on, in order.
   Status check() const {
-    if (model_->feature_names() != features_.names())
+    if (model_->feature_names() != features_.names() || (others_ && others_->feature_names() != features_.names()))
       return Status(Code::kInvalidArgument,
                     "the block model was trained on other features than husk computes (retrain it: husk train extract)");
     return Status();
@@ -109,11 +119,11 @@ class LearnedExtractor final : public Extractor {
   std::unique_ptr<Extractor> density_;
   FeatureExtractor features_;
   std::shared_ptr<const TreeModel> model_;
+  std::shared_ptr<const TreeModel> others_;  // for pages typed as other than articles; may be null
   double threshold_ = 0.5, other_threshold_ = 0.5;
 };
 
 Result<std::shared_ptr<const TreeModel>> load_block_model(const std::string& path) {
-  if (path.empty()) return builtin_block_model();
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status(Code::kIo, path + ": cannot open the block model");
   std::ostringstream bytes;
@@ -122,12 +132,30 @@ Result<std::shared_ptr<const TreeModel>> load_block_model(const std::string& pat
   return TreeModel::load(bytes.str(), path);
 }
 
+// The second model: the built-in one beside the built-in block model, the
+// file beside a block model's file (others_model_path); null where there is
+// none.
+Result<std::shared_ptr<const TreeModel>> load_others_model(const std::string& path) {
+  if (path.empty()) {
+    Result<std::shared_ptr<const TreeModel>> builtin = builtin_others_block_model();
+    if (!builtin.ok() && builtin.status().code() == Code::kNotFound) return std::shared_ptr<const TreeModel>();
+    return builtin;
+  }
+  const std::string others = others_model_path(path);
+  std::error_code ec;
+  if (!std::filesystem::exists(others, ec)) return std::shared_ptr<const TreeModel>();
+  return load_block_model(others);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Extractor>> make_learned_extractor(const ExtractConfig& config) {
-  Result<std::shared_ptr<const TreeModel>> model = load_block_model(config.block_model);
+  Result<std::shared_ptr<const TreeModel>> model =
+      config.block_model.empty() ? builtin_block_model() : load_block_model(config.block_model);
   if (!model.ok()) return model.status();
-  auto extractor = std::make_unique<LearnedExtractor>(config, *model);
+  Result<std::shared_ptr<const TreeModel>> others = load_others_model(config.block_model);
+  if (!others.ok()) return others.status();
+  auto extractor = std::make_unique<LearnedExtractor>(config, *model, *others);
   if (Status st = extractor->check(); !st.ok()) return st;
   return std::unique_ptr<Extractor>(std::move(extractor));
 }

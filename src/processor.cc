@@ -82,6 +82,7 @@ struct Processor::Cascade {
       view.features = &page_features;
       *type = typer->classify(*features, page_features.rows);
       view.page_type = type->name;
+      view.article_probability = type->article;
     }
     // 1. rule. A rule that keeps nothing on a page (the site's markup
     // changed, or the rule was written for other pages) does not empty

@@ -378,7 +378,7 @@ Command add_explain_command(CLI::App& app) {
   auto* precision = cmd->add_flag("--precision", args->precision, "As husk extract's --precision");
   cmd->add_flag("--recall", args->recall, "As husk extract's --recall")->excludes(precision);
   cmd->add_option("--config", args->config, "TOML file overriding the built-in config/extract.toml");
-  cmd->add_option("--model", args->model, "Block model for the learned extractor; default: built in")->check(CLI::ExistingFile);
+  cmd->add_option("--model", args->model, "Block model for the learned extractor (and FILE_others beside it for pages typed as other than articles, when there); default: built in")->check(CLI::ExistingFile);
   cmd->add_option("--sites", args->sites, "Directory of per-site XPath rules (*.toml)")->type_name("DIR");
   cmd->add_option("--state", args->state, "Template store (LMDB) in DIR, as husk extract --state")->type_name("DIR");
   cmd->add_option("--fetch-timeout", args->fetch_timeout_s, "Seconds a page fetched by URL may take")->capture_default_str();
@@ -433,7 +433,7 @@ Command add_extract_command(CLI::App& app) {
       ->excludes(precision);
   cmd->add_option("-o,--output", args->output, "Output file (- for stdout)")->capture_default_str();
   cmd->add_option("--config", args->config, "TOML file overriding the built-in config/extract.toml");
-  cmd->add_option("--model", args->model, "Block model for the learned extractor (husk train extract -o FILE); default: built in")
+  cmd->add_option("--model", args->model, "Block model for the learned extractor (husk train extract -o FILE; and FILE_others beside it for pages typed as other than articles, when there); default: built in")
       ->check(CLI::ExistingFile);
   cmd->add_option("--sites", args->sites, "Directory of per-site XPath rules (*.toml); default: none")->type_name("DIR");
   cmd->add_option("--learner", args->learner, "template: infholder | inbreeding")

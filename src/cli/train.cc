@@ -81,6 +81,7 @@ Status write_cv_scores(const std::string& path, const std::vector<TrainingPage>&
     nlohmann::ordered_json j = {{"id", t.id},     {"source", t.source},       {"domain", t.domain},
                                 {"language", t.language}, {"type", t.type}};
     if (p < cv.typed_as.size()) j["typed_as"] = cv.typed_as[p];
+    if (p < cv.article_probability.size()) j["article_probability"] = cv.article_probability[p];
     j["threshold"] = cv.threshold_of(p);
     j["f1"] = t.snippet_gold ? nlohmann::ordered_json() : nlohmann::ordered_json(kept_f1(t, keep));
     j["tokens"] = tokens;
@@ -125,6 +126,7 @@ std::vector<std::pair<std::string, std::string>> provenance(const char* model, c
                 tree.threads);
   std::string command = std::string("husk train ") + model + settings;
   if (tree.by_collection) command += " --leave-collection-out";
+  if (std::string_view(model) == "extract" && args.model.others_model) command += " --others";
   for (const std::string& w : args.weights) command += " --collection-weight " + w;
   for (const std::string& set : args.gold_sets) {
     const std::filesystem::path path = std::filesystem::path(set).lexically_normal();
@@ -163,7 +165,7 @@ int run_train_extract(TrainArgs args) {
   if (args.output.empty() && !args.dump.empty()) return 0;
   CrossValidation cv;
   args.model.provenance = provenance("extract", args, args.model);
-  Result<std::string> model = train_block_model(*pages, features, args.model, &cv);
+  Result<BlockModels> model = train_block_model(*pages, features, args.model, &cv);
   if (!model.ok()) return fail("train", model.status().message(), 1);
   if (cv.folds > 0) {
     if (cv.by_collection)
@@ -240,7 +242,8 @@ int run_train_extract(TrainArgs args) {
     std::fprintf(stderr, "husk train: no model written (-o FILE writes it)\n");
     return 0;
   }
-  return write_model(args.output, *model);
+  if (int rc = write_model(args.output, model->model); rc != 0) return rc;
+  return model->others.empty() ? 0 : write_model(others_model_path(args.output), model->others);
 }
 
 int run_train_page_type(TrainArgs args) {
@@ -320,6 +323,10 @@ Command add_train_command(CLI::App& app) {
                              "of them.\n") +
                      gold_help);
   common(extract, args->model);
+  extract->add_flag("--others", args->model.others_model,
+                    "Also fit a second model to the pages whose gold type is not article, for the pages the page-type "
+                    "classifier types so; -o FILE writes it beside FILE as FILE_others (blocks.ubj: blocks_others.ubj), "
+                    "where husk extract --model FILE finds it");
   extract->add_option("--dump", args->dump, "Write the training matrix to DIR for analysis");
   extract->add_option("--cv-scores", args->cv_scores,
                       "Write each page's out-of-fold block probabilities, type, threshold and F1 to FILE (JSON lines) "

@@ -647,7 +647,7 @@ std::vector<std::string> page_types(const std::vector<TrainingPage>& pages) {
 // name fewer than two types.
 struct OutOfFoldTypes {
   std::vector<std::string> type;
-  std::vector<float> forum;
+  std::vector<float> forum, article;
 };
 Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages, const std::vector<int>& fold,
                                          int folds, const FeatureExtractor& features, const PageTypeOptions& o) {
@@ -656,7 +656,9 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
   if (types.size() < 2) return out;
   out.type.assign(pages.size(), std::string());
   out.forum.assign(pages.size(), 0.0f);
+  out.article.assign(pages.size(), 0.0f);
   const auto forum = static_cast<std::size_t>(std::find(types.begin(), types.end(), kForumType) - types.begin());
+  const auto article = static_cast<std::size_t>(std::find(types.begin(), types.end(), kArticleType) - types.begin());
   for (int f = 0; f < folds; ++f) {
     std::vector<std::size_t> train, test;
     for (std::size_t p = 0; p < pages.size(); ++p) {
@@ -678,6 +680,7 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
       const float* row = p->data() + i * types.size();
       out.type[test[i]] = types[static_cast<std::size_t>(std::max_element(row, row + types.size()) - row)];
       if (forum < types.size()) out.forum[test[i]] = row[forum];
+      if (article < types.size()) out.article[test[i]] = row[article];
     }
   }
   return out;
@@ -712,7 +715,7 @@ KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& proba
   return out;
 }
 
-Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
+Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
                                       const BlockModelOptions& o, CrossValidation* cv) {
   const std::vector<std::string>& names = features.names();
   if (Status st = xgboost_loaded(); !st.ok()) return st;
@@ -743,6 +746,7 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     if (!typed.ok()) return typed.status();
     cv->typed_as = std::move(typed->type);
     cv->forum_probability = std::move(typed->forum);
+    cv->article_probability = std::move(typed->article);
     // Per page type over the collections that name more than one (WCXB's).
     std::map<std::string, std::set<std::string>> types_of;
     for (const TrainingPage& p : pages) types_of[p.source].insert(p.type);
@@ -777,6 +781,33 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
         cv->threshold = threshold;
       }
     }
+    // The pages the second model scores (scored_by_others), by the second
+    // model of their fold: after the articles' threshold is chosen, which is
+    // the articles' model's alone, before the other pages' one.
+    if (o.others_model && !cv->typed_as.empty())
+      for (int f = 0; f < folds; ++f) {
+        std::vector<std::size_t> train, test;
+        for (std::size_t p = 0; p < pages.size(); ++p) {
+          if (fold[p] != f && pages[p].type != kArticleType) train.push_back(p);
+          const float best = scores[p].empty() ? 0.0f : *std::max_element(scores[p].begin(), scores[p].end());
+          if (fold[p] == f && scored_by_others(cv->typed_as[p], cv->article_probability[p], best)) test.push_back(p);
+        }
+        if (train.empty() || test.empty()) continue;
+        Matrix tm, em;
+        Booster b;
+        if (Status st = matrix_of(pages, train, cols, o, tm); !st.ok()) return st;
+        if (Status st = fit(tm, o, b); !st.ok()) return st;
+        if (Status st = matrix_of(pages, test, cols, o, em); !st.ok()) return st;
+        Result<std::vector<float>> p = predict(b, em);
+        if (!p.ok()) return p.status();
+        std::size_t at = 0;
+        for (std::size_t page : test) {
+          const std::size_t n = pages[page].coverage.size();
+          scores[page].assign(p->begin() + static_cast<std::ptrdiff_t>(at),
+                              p->begin() + static_cast<std::ptrdiff_t>(at + n));
+          at += n;
+        }
+      }
     cv->other_threshold = cv->threshold;
     if (!cv->typed_as.empty()) {
       best = -1;
@@ -840,7 +871,27 @@ Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, co
     }
     attributes.emplace_back(cv->by_collection ? "leave_collection_out_f1" : "cross_validated_f1", figures);
   }
-  return saved(b, names, attributes);
+  BlockModels out;
+  Result<std::string> model = saved(b, names, attributes);
+  if (!model.ok()) return model.status();
+  out.model = std::move(*model);
+  if (!o.others_model) return out;
+  std::vector<std::size_t> others;
+  for (std::size_t p = 0; p < pages.size(); ++p)
+    if (pages[p].type != kArticleType) others.push_back(p);
+  if (others.empty()) return Status(Code::kInvalidArgument, "no page of the gold sets has a type other than article: no second block model to fit");
+  Matrix om;
+  Booster ob;
+  if (Status st = matrix_of(pages, others, cols, o, om); !st.ok()) return st;
+  if (Status st = fit(om, o, ob); !st.ok()) return st;
+  std::vector<std::pair<std::string, std::string>> other_attributes = {
+      {"threshold", other}, {"pages", "the gold sets' pages whose type is not article"},
+      {"trained_on", describe_collections(pages)}};
+  other_attributes.insert(other_attributes.end(), o.provenance.begin(), o.provenance.end());
+  Result<std::string> second = saved(ob, names, other_attributes);
+  if (!second.ok()) return second.status();
+  out.others = std::move(*second);
+  return out;
 }
 
 Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,

@@ -166,6 +166,23 @@ struct BlockModelOptions : TreeOptions {
   // a large set of one kind of page can be kept from outweighing the rest.
   std::map<std::string, double> collection_weight;
   std::vector<double> thresholds = {0.3, 0.35, 0.4, 0.45, 0.5, 0.55};
+  // Also a second model, fitted to the pages whose gold type is not an
+  // article, for the pages the page-type classifier types so
+  // (BlockModels::others).
+  bool others_model = false;
+};
+
+// The block model, and the one for pages typed as other than articles
+// (empty unless BlockModelOptions::others_model). A listing's, a shop's or
+// a thread's gold keeps the repeated items, specifications and sections
+// that a news article's gold leaves out as teasers; one model fitted to
+// both rates those blocks by the news pages, which outnumber them. Fitted
+// to those pages alone, the second model leaves the articles' model as it
+// was (docs/evaluation.md, "A model of its own for pages that are not
+// articles").
+struct BlockModels {
+  std::string model;   // XGBoost UBJSON
+  std::string others;  // XGBoost UBJSON, or empty
 };
 
 // The page-type classifier: one row per page, seven classes; shallower
@@ -192,6 +209,7 @@ struct CrossValidation {
   // `threshold` (other_f1: that mean at each).
   std::vector<std::string> typed_as;
   std::vector<float> forum_probability;  // the same classifier's, that the page is a forum
+  std::vector<float> article_probability;  // the same classifier's, that the page is an article
   double other_threshold = 0.5;
   std::map<double, double> other_f1;
   // The threshold page `page` is held to (type_threshold, extract/model.h),
@@ -240,10 +258,13 @@ std::vector<int> domain_folds(const std::vector<TrainingPage>& pages, int folds)
 // is set to their number.
 std::vector<int> collection_folds(const std::vector<TrainingPage>& pages, int* folds);
 
-// Cross-validates (when `cv` is given), then trains on every page. The
-// model carries the feature names and, as attributes, the chosen
-// threshold and how it was trained; returned in XGBoost's UBJSON.
-Result<std::string> train_block_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
+// Cross-validates (when `cv` is given), then trains on every page (and
+// the second model on the pages of other types). The models carry the
+// feature names and, as attributes, the chosen thresholds and how they
+// were trained; returned in XGBoost's UBJSON. In cross-validation each
+// page the classifier types as other than an article is scored by the
+// second model of its fold, as extraction scores it.
+Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
                                       const BlockModelOptions& options, CrossValidation* cv);
 
 // Cross-validation of the page-type classifier, grouped by domain.

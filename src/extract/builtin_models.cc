@@ -8,6 +8,8 @@
 extern "C" {
 extern const char husk_block_model_begin[], husk_block_model_end[];
 extern const char husk_block_trees_begin[], husk_block_trees_end[];
+extern const char husk_others_block_model_begin[], husk_others_block_model_end[];
+extern const char husk_others_block_trees_begin[], husk_others_block_trees_end[];
 extern const char husk_page_type_model_begin[], husk_page_type_model_end[];
 extern const char husk_page_type_trees_begin[], husk_page_type_trees_end[];
 }
@@ -38,11 +40,27 @@ Result<std::shared_ptr<const TreeModel>> builtin_block_model() {
   return *model;
 }
 
+Result<std::shared_ptr<const TreeModel>> builtin_others_block_model() {
+  static const auto* model = new Result<std::shared_ptr<const TreeModel>>(
+      builtin(between(husk_others_block_model_begin, husk_others_block_model_end),
+              between(husk_others_block_trees_begin, husk_others_block_trees_end), "config/models/blocks_others.ubj"));
+  return *model;
+}
+
 Result<std::shared_ptr<const TreeModel>> builtin_page_type_model() {
   static const auto* model = new Result<std::shared_ptr<const TreeModel>>(
       builtin(between(husk_page_type_model_begin, husk_page_type_model_end),
               between(husk_page_type_trees_begin, husk_page_type_trees_end), "config/models/page_type.ubj"));
   return *model;
+}
+
+std::string others_model_path(const std::string& block_model_path) {
+  const std::size_t slash = block_model_path.find_last_of('/');
+  const std::size_t dot = block_model_path.find_last_of('.');
+  const std::size_t at = dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == slash + 1
+                             ? block_model_path.size()
+                             : dot;
+  return block_model_path.substr(0, at) + "_others" + block_model_path.substr(at);
 }
 
 }  // namespace husk

@@ -23,6 +23,8 @@ Result<std::unique_ptr<PageTyper>> PageTyper::builtin(const FeatureExtractor& fe
   if (typer->types_.size() < 2) return Status(Code::kInvalidArgument, "the page-type model names no types");
   typer->forum_ = static_cast<std::size_t>(std::find(typer->types_.begin(), typer->types_.end(), kForumType) -
                                            typer->types_.begin());
+  typer->article_ = static_cast<std::size_t>(std::find(typer->types_.begin(), typer->types_.end(), kArticleType) -
+                                             typer->types_.begin());
   return typer;
 }
 
@@ -37,6 +39,7 @@ PageType PageTyper::classify(const FeatureExtractor& features, const std::vector
   out.name = types_[best];
   out.probability = (*p)[best];
   if (forum_ < types_.size()) out.forum = (*p)[forum_];
+  if (article_ < types_.size()) out.article = (*p)[article_];
   return out;
 }
 

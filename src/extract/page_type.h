@@ -20,6 +20,7 @@ struct PageType {
   std::string name;        // "article", ...; empty when no classifier is compiled in
   float probability = 0;   // the classifier's for that type
   float forum = 0;         // the classifier's that the page is a forum
+  float article = 1;       // the classifier's that the page is an article
 };
 
 // Whether extraction takes a page for a forum, whose posts are its content,
@@ -49,6 +50,7 @@ class PageTyper {
   std::shared_ptr<const TreeModel> model_;
   std::vector<std::string> types_;
   std::size_t forum_ = 0;  // the forum class's place in types_ (types_.size() without one)
+  std::size_t article_ = 0;  // the article class's, the same way
 };
 
 }  // namespace husk

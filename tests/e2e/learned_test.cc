@@ -35,10 +35,22 @@ std::vector<std::string> sample_pages() {
   return out;
 }
 
+// One page of WCXB dev, decoded; empty without the collection.
+std::string wcxb_page(const std::string& id) {
+  std::string wcxb = test::dataset("wcxb-dev"), out;
+  if (wcxb.empty()) return out;
+  ingest({wcxb + "/html/" + id + ".html.gz"}, IngestOptions{}, [&](RawPage&& p) {
+    out = decode(p.bytes, "", DecodeOptions{}).html;
+    return true;
+  });
+  return out;
+}
+
 TEST(LearnedFastPaths, StagedDecisionAgreesWithEveryTree) {
   std::vector<std::string> pages = sample_pages();
   if (pages.empty()) GTEST_SKIP() << "no benchmark pages in ../shared/datasets";
-  Result<std::shared_ptr<const TreeModel>> model = builtin_block_model();
+  for (auto* built_in : {&builtin_block_model, &builtin_others_block_model}) {
+  Result<std::shared_ptr<const TreeModel>> model = built_in();
   ASSERT_TRUE(model.ok()) << model.status().message();
   const ExtractConfig& config = default_extract_config();
   FeatureExtractor features(config);
@@ -69,6 +81,7 @@ TEST(LearnedFastPaths, StagedDecisionAgreesWithEveryTree) {
   ASSERT_GT(kept, 0u);
   std::printf("%zu of %zu decisions differ\n", differ, blocks);
   EXPECT_LE(static_cast<double>(differ), 0.003 * static_cast<double>(blocks));
+  }
 }
 
 // The trees husk walks give XGBoost's raw scores to the bit, over every
@@ -153,7 +166,7 @@ TEST(LearnedFastPaths, BadModelsAreErrors) {
 // attributes), and a damaged packed form is an error, never a walk out of
 // bounds.
 TEST(LearnedFastPaths, PackedModelsAreTheModels) {
-  for (const char* file : {"blocks.ubj", "page_type.ubj"}) {
+  for (const char* file : {"blocks.ubj", "blocks_others.ubj", "page_type.ubj"}) {
     const std::string bytes = test::read_file(std::string(HUSK_SOURCE_DIR) + "/config/models/" + file);
     auto read = TreeModel::load(bytes, file);
     ASSERT_TRUE(read.ok()) << read.status().message();
@@ -183,6 +196,37 @@ TEST(LearnedFastPaths, PackedModelsAreTheModels) {
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.status().message().find(file), std::string::npos) << bad.status().message();
   }
+}
+
+// The second block model lies beside the first: husk train extract --others
+// -o FILE writes it as FILE_others, and husk extract --model FILE reads it
+// from there for the pages it types as other than articles. Without it
+// those pages take the first model; a damaged one is an error naming it.
+TEST(LearnedFastPaths, TheOthersModelIsFoundBesideTheBlockModel) {
+  EXPECT_EQ(others_model_path("config/models/blocks.ubj"), "config/models/blocks_others.ubj");
+  EXPECT_EQ(others_model_path("model"), "model_others");
+  EXPECT_EQ(others_model_path("a.b/model"), "a.b/model_others");
+  EXPECT_EQ(others_model_path(".ubj"), ".ubj_others");
+  const std::string models = std::string(HUSK_SOURCE_DIR) + "/config/models/";
+  // A listing of WCXB dev, which husk types as one.
+  const std::string listing = wcxb_page("0847");
+  if (listing.empty()) GTEST_SKIP() << "wcxb-dev is absent from ../shared/datasets";
+  test::TempDir dir;
+  const std::string page = dir.file("listing.html");
+  test::write_file(page, listing);
+  test::write_file(dir.file("blocks.ubj"), test::read_file(models + "blocks.ubj"));
+  test::CommandResult alone = test::run_husk("extract --model " + dir.file("blocks.ubj") + " " + page);
+  test::write_file(dir.file("blocks_others.ubj"), test::read_file(models + "blocks_others.ubj"));
+  test::CommandResult pair = test::run_husk("extract --model " + dir.file("blocks.ubj") + " " + page);
+  test::CommandResult built_in = test::run_husk("extract " + page);
+  ASSERT_EQ(alone.exit_code, 0);
+  ASSERT_EQ(pair.exit_code, 0);
+  EXPECT_EQ(pair.out, built_in.out);
+  EXPECT_NE(pair.out, alone.out) << "the listing was not scored by the second model";
+  test::write_file(dir.file("blocks_others.ubj"), "not a model");
+  test::CommandResult damaged = test::run_husk("extract --model " + dir.file("blocks.ubj") + " " + page + " 2>&1");
+  EXPECT_NE(damaged.exit_code, 0);
+  EXPECT_NE(damaged.out.find("blocks_others.ubj"), std::string::npos) << damaged.out;
 }
 
 }  // namespace
