@@ -500,16 +500,23 @@ Result<std::vector<float>> predict(const Booster& b, const Matrix& m) {
   return std::vector<float>(result, result + size);
 }
 
+// The pages the second block model is fitted to: their gold type is not
+// an article (BlockModels::others).
+bool of_other_type(const TrainingPage& page) { return page.type != kArticleType; }
+
 // Cross-validation: for each fold (`fold`: each page's, 0..folds-1), a
 // model fitted (`fitted`) on the matrix (`matrix_of`) of the other folds'
 // pages predicts the fold's pages, and `scored(test pages, predictions)`
-// takes the predictions.
-template <typename MatrixOf, typename Fitted, typename Scored>
-Status each_fold(const std::vector<TrainingPage>& pages, const std::vector<int>& fold, int folds, MatrixOf&& matrix_of,
-                 Fitted&& fitted, Scored&& scored) {
+// takes the predictions. `takes(page, testing)` says whether a page is
+// among the fold's test pages (testing) or among the training pages of
+// the others.
+template <typename Takes, typename MatrixOf, typename Fitted, typename Scored>
+Status each_fold(const std::vector<TrainingPage>& pages, const std::vector<int>& fold, int folds, Takes&& takes,
+                 MatrixOf&& matrix_of, Fitted&& fitted, Scored&& scored) {
   for (int f = 0; f < folds; ++f) {
     std::vector<std::size_t> train, test;
-    for (std::size_t p = 0; p < pages.size(); ++p) (fold[p] == f ? test : train).push_back(p);
+    for (std::size_t p = 0; p < pages.size(); ++p)
+      if (takes(p, fold[p] == f)) (fold[p] == f ? test : train).push_back(p);
     if (test.empty() || train.empty()) continue;
     Matrix tm, em;
     Booster b;
@@ -724,18 +731,19 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     std::vector<std::vector<float>> scores(pages.size());
     int folds = 0;
     const std::vector<int> fold = folds_of(pages, o, &folds);
+    auto block_matrix = [&](const std::vector<std::size_t>& of, Matrix& m) { return matrix_of(pages, of, cols, o, m); };
+    auto fitted = [&](const Matrix& m, Booster& b) { return fit(m, o, b); };
+    // Each test page's blocks' probabilities, in the order of the rows.
+    auto take_scores = [&](const std::vector<std::size_t>& test, const std::vector<float>& p) {
+      std::size_t at = 0;
+      for (std::size_t page : test) {
+        std::size_t n = pages[page].coverage.size();
+        scores[page].assign(p.begin() + static_cast<std::ptrdiff_t>(at), p.begin() + static_cast<std::ptrdiff_t>(at + n));
+        at += n;
+      }
+    };
     Status folded = each_fold(
-        pages, fold, folds,
-        [&](const std::vector<std::size_t>& of, Matrix& m) { return matrix_of(pages, of, cols, o, m); },
-        [&](const Matrix& m, Booster& b) { return fit(m, o, b); },
-        [&](const std::vector<std::size_t>& test, const std::vector<float>& p) {
-          std::size_t at = 0;
-          for (std::size_t page : test) {
-            std::size_t n = pages[page].coverage.size();
-            scores[page].assign(p.begin() + static_cast<std::ptrdiff_t>(at), p.begin() + static_cast<std::ptrdiff_t>(at + n));
-            at += n;
-          }
-        });
+        pages, fold, folds, [](std::size_t, bool) { return true; }, block_matrix, fitted, take_scores);
     if (!folded.ok()) return folded;
     cv->folds = static_cast<std::size_t>(folds);
     cv->by_collection = o.by_collection;
@@ -784,30 +792,18 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     // The pages the second model scores (scored_by_others), by the second
     // model of their fold: after the articles' threshold is chosen, which is
     // the articles' model's alone, before the other pages' one.
-    if (o.others_model && !cv->typed_as.empty())
-      for (int f = 0; f < folds; ++f) {
-        std::vector<std::size_t> train, test;
-        for (std::size_t p = 0; p < pages.size(); ++p) {
-          if (fold[p] != f && pages[p].type != kArticleType) train.push_back(p);
-          const float best = scores[p].empty() ? 0.0f : *std::max_element(scores[p].begin(), scores[p].end());
-          if (fold[p] == f && scored_by_others(cv->typed_as[p], cv->article_probability[p], best)) test.push_back(p);
-        }
-        if (train.empty() || test.empty()) continue;
-        Matrix tm, em;
-        Booster b;
-        if (Status st = matrix_of(pages, train, cols, o, tm); !st.ok()) return st;
-        if (Status st = fit(tm, o, b); !st.ok()) return st;
-        if (Status st = matrix_of(pages, test, cols, o, em); !st.ok()) return st;
-        Result<std::vector<float>> p = predict(b, em);
-        if (!p.ok()) return p.status();
-        std::size_t at = 0;
-        for (std::size_t page : test) {
-          const std::size_t n = pages[page].coverage.size();
-          scores[page].assign(p->begin() + static_cast<std::ptrdiff_t>(at),
-                              p->begin() + static_cast<std::ptrdiff_t>(at + n));
-          at += n;
-        }
+    if (o.others_model && !cv->typed_as.empty()) {
+      std::vector<uint8_t> routed(pages.size());
+      for (std::size_t p = 0; p < pages.size(); ++p) {
+        const float best = scores[p].empty() ? 0.0f : *std::max_element(scores[p].begin(), scores[p].end());
+        routed[p] = scored_by_others(cv->typed_as[p], cv->article_probability[p], best);
       }
+      Status second = each_fold(
+          pages, fold, folds,
+          [&](std::size_t p, bool testing) { return testing ? routed[p] != 0 : of_other_type(pages[p]); },
+          block_matrix, fitted, take_scores);
+      if (!second.ok()) return second;
+    }
     cv->other_threshold = cv->threshold;
     if (!cv->typed_as.empty()) {
       best = -1;
@@ -878,7 +874,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
   if (!o.others_model) return out;
   std::vector<std::size_t> others;
   for (std::size_t p = 0; p < pages.size(); ++p)
-    if (pages[p].type != kArticleType) others.push_back(p);
+    if (of_other_type(pages[p])) others.push_back(p);
   if (others.empty()) return Status(Code::kInvalidArgument, "no page of the gold sets has a type other than article: no second block model to fit");
   Matrix om;
   Booster ob;
