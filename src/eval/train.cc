@@ -666,30 +666,20 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
   out.article.assign(pages.size(), 0.0f);
   const auto forum = static_cast<std::size_t>(std::find(types.begin(), types.end(), kForumType) - types.begin());
   const auto article = static_cast<std::size_t>(std::find(types.begin(), types.end(), kArticleType) - types.begin());
-  for (int f = 0; f < folds; ++f) {
-    std::vector<std::size_t> train, test;
-    for (std::size_t p = 0; p < pages.size(); ++p) {
-      if (fold[p] == f) {
-        test.push_back(p);
-      } else if (!pages[p].snippet_gold) {
-        train.push_back(p);
-      }
-    }
-    if (test.empty() || train.empty()) continue;
-    Matrix tm, em;
-    Booster b;
-    if (Status st = page_matrix(pages, train, features, types, tm); !st.ok()) return st;
-    if (Status st = fit(tm, o, "multi:softprob", static_cast<int>(types.size()), b); !st.ok()) return st;
-    if (Status st = page_matrix(pages, test, features, types, em); !st.ok()) return st;
-    Result<std::vector<float>> p = predict(b, em);
-    if (!p.ok()) return p.status();
-    for (std::size_t i = 0; i < test.size(); ++i) {
-      const float* row = p->data() + i * types.size();
-      out.type[test[i]] = types[static_cast<std::size_t>(std::max_element(row, row + types.size()) - row)];
-      if (forum < types.size()) out.forum[test[i]] = row[forum];
-      if (article < types.size()) out.article[test[i]] = row[article];
-    }
-  }
+  // A snippet set names no page types: its pages are typed, never trained on.
+  Status folded = each_fold(
+      pages, fold, folds, [&](std::size_t p, bool testing) { return testing || !pages[p].snippet_gold; },
+      [&](const std::vector<std::size_t>& of, Matrix& m) { return page_matrix(pages, of, features, types, m); },
+      [&](const Matrix& m, Booster& b) { return fit(m, o, "multi:softprob", static_cast<int>(types.size()), b); },
+      [&](const std::vector<std::size_t>& test, const std::vector<float>& p) {
+        for (std::size_t i = 0; i < test.size(); ++i) {
+          const float* row = p.data() + i * types.size();
+          out.type[test[i]] = types[static_cast<std::size_t>(std::max_element(row, row + types.size()) - row)];
+          if (forum < types.size()) out.forum[test[i]] = row[forum];
+          if (article < types.size()) out.article[test[i]] = row[article];
+        }
+      });
+  if (!folded.ok()) return folded;
   return out;
 }
 
