@@ -14,6 +14,7 @@
 #include "extract/furniture.h"
 #include "extract/page_type.h"
 #include "extract/registry.h"
+#include "extract/repeats.h"
 #include "record/record.h"
 #include "sign/hashing.h"
 
@@ -290,6 +291,8 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
         taken_out[i] = taken_out[i] && i < in_comments.size() && in_comments[i];
       if (o.comments) result.comments = comment_text(d.blocks, in_comments);
     }
+    // A passage the page carries twice is read once.
+    std::vector<uint32_t> repeats = take_out_repeats(repeat_keys(d.blocks), words, labels.keep);
     result.text = kept_text(d.blocks, labels);
     result.quality = text_quality(labels.probability, labels.keep, words, in_comments);
     result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata);
@@ -318,6 +321,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       trace->blocks = std::move(d.blocks);
       trace->labels = std::move(labels);
       trace->comments = std::move(taken_out);
+      trace->repeats = std::move(repeats);
       trace->furniture.assign(furniture.size(), std::string());
       for (std::size_t i = 0; i < furniture.size(); ++i)
         trace->furniture[i] = std::string(cascade_->furniture.name(furniture[i]));

@@ -133,6 +133,9 @@ struct Trace {
   Labels labels;
   std::vector<uint8_t> comments;  // per block: 1 when the stage kept it and the comment rule took it out
   std::vector<std::string> furniture;  // per block: the furniture class that took it out of what the stage kept, or ""
+  // per block: where the stage kept it and the repeat rule took it out, the
+  // earlier block whose text it repeats (extract/repeats.h); else UINT32_MAX
+  std::vector<uint32_t> repeats;
   std::optional<Dom> dom;         // when the page was analysed with its Dom kept
 };
 

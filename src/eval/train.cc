@@ -19,6 +19,7 @@
 #include "extract/model.h"
 #include "extract/page_type.h"
 #include "extract/registry.h"
+#include "extract/repeats.h"
 #include "extract/xgboost_library.h"
 #include "husk/normalize.h"
 #include "ingest/gz_reader.h"
@@ -339,6 +340,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     t.comment_sections = comment_sections(d.blocks, comment_vocabulary(processor.options().extract.families),
                                           processor.options().extract.vocabulary.comment_headings);
     for (const Block& b : d.blocks.blocks) t.furniture.push_back(furniture.number_of(b.text, b.features.words));
+    t.repeat_key = repeat_keys(d.blocks);
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
     w.words.push_back(lower_tokens(sp.gold));
     return w;
@@ -707,8 +709,8 @@ KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& proba
   for (std::size_t b = 0; b < out.keep.size(); ++b)
     out.keep[b] = probability[b] >= cut && !(b < page.furniture.size() && page.furniture[b] != 0 &&
                                               left_class != kEveryFurniture && page.furniture[b] != left_class);
-  if (forum || page.comment_sections.empty()) return out;
-  out.comments = take_out_comments(page.comment_sections, words, out.keep);
+  if (!forum && !page.comment_sections.empty()) out.comments = take_out_comments(page.comment_sections, words, out.keep);
+  take_out_repeats(page.repeat_key, words, out.keep);
   return out;
 }
 

@@ -65,6 +65,9 @@ struct TrainingPage {
   // Per block: its page-furniture class (FurnitureLines::number_of, 0 for
   // none), which extraction takes out whatever the model says.
   std::vector<uint8_t> furniture;
+  // Per block: its repeat_key (extract/repeats.h), so that cross-validation
+  // takes repeated text out as extraction does.
+  std::vector<uint64_t> repeat_key;
 };
 
 // Where texts fall on a page's blocks: the page's tokens in block order
@@ -103,7 +106,8 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
 // words: the blocks at or above the threshold that are not furniture
 // (extract/furniture.h), less its comment section
 // (extract/comments.h) unless extraction takes the page for a forum
-// (taken_for_forum, extract/page_type.h), as Processor::finish does.
+// (taken_for_forum, extract/page_type.h), less the later copies of
+// repeated text (extract/repeats.h), as Processor::finish does.
 struct KeptBlocks {
   std::vector<uint8_t> keep;
   std::vector<uint8_t> comments;  // the comment section's blocks; empty when the rule did not apply

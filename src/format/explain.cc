@@ -6,6 +6,7 @@
 
 #include "base/text_util.h"
 #include "extract/model.h"
+#include "extract/repeats.h"
 #include "html/xml_view.h"
 #include "record/record.h"
 
@@ -22,6 +23,11 @@ std::string stage_name(const std::string& extractor) {
   if (extractor == "learned") return "learned model";
   if (extractor.empty()) return "none";
   return extractor;
+}
+
+// Whether the repeat rule took block i out of what the stage kept.
+bool repeats_block(const Trace& trace, std::size_t i) {
+  return i < trace.repeats.size() && trace.repeats[i] != kNotARepeat;
 }
 
 // The absolute XPath of each element number of the Dom ("/html/body/div[2]/p[3]"),
@@ -104,12 +110,13 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
     out += "<p class=\"error\">error: " + esc(result.status.to_string()) + "</p>\n</body></html>\n";
     return out;
   }
-  std::size_t kept = 0, removed = 0, comments = 0, furniture = 0;
+  std::size_t kept = 0, removed = 0, comments = 0, furniture = 0, repeats = 0;
   for (std::size_t i = 0; i < blocks.blocks.size(); ++i) {
     const bool k = i < labels.keep.size() && labels.keep[i];
     (k ? kept : removed) += 1;
     if (i < trace.comments.size() && trace.comments[i]) ++comments;
     if (i < trace.furniture.size() && !trace.furniture[i].empty()) ++furniture;
+    if (repeats_block(trace, i)) ++repeats;
   }
   char figures[160];
   std::snprintf(figures, sizeof figures, "quality %.2f, boilerplate %.2f", result.quality, result.boilerplate);
@@ -117,7 +124,8 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
          "</span><span>labelled by: <b>" + esc(stage) + "</b></span><span>page type: " + esc(result.page_type) +
          "</span><span>" + figures + "</span><span id=\"counts\">" + std::to_string(kept) + " blocks kept, " +
          std::to_string(removed) + " removed (" + std::to_string(comments) + " by the comment rule, " +
-         std::to_string(furniture) + " by the furniture rule)</span></p>\n";
+         std::to_string(furniture) + " by the furniture rule, " + std::to_string(repeats) +
+         " by the repeat rule)</span></p>\n";
   if (labels.threshold > 0) {
     char cut[32], sure[32];
     std::snprintf(cut, sizeof cut, "%.3f", labels.threshold);
@@ -150,7 +158,11 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
     const bool k = i < labels.keep.size() && labels.keep[i];
     const bool comment = i < trace.comments.size() && trace.comments[i];
     const bool furniture_line = i < trace.furniture.size() && !trace.furniture[i].empty();
-    const std::string decided = comment ? "comment rule" : furniture_line ? "furniture rule" : stage;
+    const bool repeat = repeats_block(trace, i);
+    const std::string decided = comment          ? "comment rule"
+                                : furniture_line ? "furniture rule"
+                                : repeat         ? "repeat rule"
+                                                 : stage;
     std::string probability;
     if (i < labels.probability.size()) {
       char p[16];
@@ -171,6 +183,9 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
     if (furniture_line)
       out += " (the " + esc(stage) + " kept it; it is page furniture: " + esc(trace.furniture[i]) +
              ", config/extract.toml [furniture])";
+    if (repeat)
+      out += " (the " + esc(stage) + " kept it; block #" + std::to_string(trace.repeats[i]) +
+             " before it holds the same text)";
     if (!probability.empty()) out += ", model probability " + probability;
     out += ", " + std::to_string(b.features.words) + " words";
     if (b.features.link_words > 0) {

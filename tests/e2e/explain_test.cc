@@ -87,16 +87,21 @@ TEST(Explain, ThePageShowsWhatHuskExtractKeepsAndWhy) {
   EXPECT_EQ(model_blocks_beside_threshold(html), std::make_pair(shown.size(), 0.5));
 }
 
+// A short news article: a headline over four paragraphs the model keeps.
+std::string festival_article() {
+  std::string article = "<h1>Harbour festival opens</h1>";
+  for (int i = 0; i < 4; ++i)
+    article += "<p>The harbour festival opens on Friday with music on three stages and food from every quarter, "
+               "paragraph " + std::to_string(i) + ".</p>";
+  return article;
+}
+
 // A furniture line the model keeps is shown removed by the furniture rule,
 // with the stage that kept it named, and counted in the summary.
 TEST(Explain, ShowsTheFurnitureRuleTakingOutALineTheModelKept) {
   TempDir dir;
-  std::string page = "<html><body><article><h1>Harbour festival opens</h1>";
-  for (int i = 0; i < 4; ++i)
-    page += "<p>The harbour festival opens on Friday with music on three stages and food from every quarter, "
-            "paragraph " + std::to_string(i) + ".</p>";
-  page += "<p>Photo: Jane Doe / Reuters</p></article></body></html>";
-  test::write_file(dir.file("festival.html"), page);
+  test::write_file(dir.file("festival.html"),
+                   "<html><body><article>" + festival_article() + "<p>Photo: Jane Doe / Reuters</p></article></body></html>");
   ASSERT_EQ(run_husk("explain " + dir.file("festival.html") + " -o " + dir.file("page.html")).exit_code, 0);
   const std::string html = test::read_file(dir.file("page.html"));
   std::size_t furniture = 0;
@@ -109,6 +114,27 @@ TEST(Explain, ShowsTheFurnitureRuleTakingOutALineTheModelKept) {
   EXPECT_EQ(furniture, 1u);
   EXPECT_NE(html.find("1 by the furniture rule"), std::string::npos);
   EXPECT_NE(html.find("the learned model kept it; it is page furniture: credit"), std::string::npos);
+}
+
+// The later copy of a passage the page carries twice is shown removed by
+// the repeat rule, naming the block it repeats.
+TEST(Explain, ShowsTheRepeatRuleTakingOutTheSecondCopy) {
+  TempDir dir;
+  const std::string article = festival_article();
+  test::write_file(dir.file("twice.html"), "<html><body><div class=\"mobile\"><article>" + article +
+                                               "</article></div><div class=\"desktop\"><article>" + article +
+                                               "</article></div></body></html>");
+  ASSERT_EQ(run_husk("explain " + dir.file("twice.html") + " -o " + dir.file("page.html")).exit_code, 0);
+  const std::string html = test::read_file(dir.file("page.html"));
+  std::vector<std::string> kept, repeated;
+  for (const Shown& s : blocks_shown(html)) {
+    if (s.text.find("paragraph 2.") == std::string::npos) continue;
+    (s.kept ? kept : repeated).push_back(s.stage);
+  }
+  EXPECT_EQ(kept, std::vector<std::string>{"learned model"});
+  EXPECT_EQ(repeated, std::vector<std::string>{"repeat rule"});
+  EXPECT_NE(html.find("5 by the repeat rule"), std::string::npos);
+  EXPECT_NE(html.find("before it holds the same text"), std::string::npos);
 }
 
 // A listing the model is unsure of: its best block is under 0.98, so the
