@@ -159,7 +159,11 @@ load: build
 # two cores the sanitized builds alone would exceed. ThreadSanitizer runs
 # with one OpenMP thread: XGBoost parses a model on libgomp's threads, whose
 # barriers it cannot see (libgomp is not instrumented), so every model load
-# would read as a race; husk's own threads are all checked.
+# would read as a race; husk's own threads are all checked. The MPI runs
+# stay out of it ("Corpus" names one): Open MPI's TCP transport takes its
+# own locks in both orders as ranks connect and part (mca_btl_tcp, not
+# instrumented either), which ThreadSanitizer reports as a potential
+# deadlock in a library husk only calls.
 SANITIZE_THREAD_TESTS ?= Service|Hook|Corpus|Jobs|Index|OrderedBatches
 SANITIZE_MPI_TESTS = ^(DedupMpi\.|Docs\.TheDataTeamQuickStartRunsAsWritten)
 sanitize: deps
@@ -174,7 +178,7 @@ sanitize: deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHUSK_SANITIZE=thread \
 	  -DHUSK_BUILD_PYTHON=OFF -DHUSK_TEST_TIMEOUT=3000
 	cmake --build build-tsan -j$(JOBS)
-	cd build-tsan && OMP_NUM_THREADS=1 ctest --output-on-failure -j$(JOBS) -R '$(SANITIZE_THREAD_TESTS)'
+	cd build-tsan && OMP_NUM_THREADS=1 ctest --output-on-failure -j$(JOBS) -R '$(SANITIZE_THREAD_TESTS)' -E '$(SANITIZE_MPI_TESTS)'
 
 # libFuzzer target for decode + parse + extract (clang).
 fuzz: deps
