@@ -187,9 +187,10 @@ Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::
 // out of training (its articles typed by a classifier that never saw
 // news in those languages, 27% as other types): 0.880 with one model,
 // 0.822 with every such page taken by the second model, 0.837 with the
-// model's guard alone, 0.864 with both; cross-validated by domain WCXB dev
-// keeps the whole gain with both (0.8648 against 0.8647; docs/evaluation.md,
-// "A model of its own for pages that are not articles").
+// model's guard alone, 0.866 with both; cross-validated by domain WCXB dev
+// keeps nearly the whole gain with both (0.8645 against 0.8647;
+// docs/evaluation.md, "A model of its own for pages that are not
+// articles").
 inline constexpr double kOthersArticleProbability = 0.1;
 inline bool scored_by_others(std::string_view type, double article_probability, double articles_best) {
   return !type.empty() && type != kArticleType && article_probability < kOthersArticleProbability &&
