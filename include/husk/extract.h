@@ -356,11 +356,13 @@ std::vector<std::string> extractor_names();
 // template (needs PageView::site_template).
 Result<std::unique_ptr<Extractor>> make_extractor(std::string_view name, const ExtractConfig& config);
 
-// How likely the kept blocks are the page's content, in [0, 1]: the F1
-// they would score if each block were content with the block model's
-// probability (2·E[kept content words] / (kept words + E[content words])),
-// less the words the model was unsure of (probability between 0.2 and 0.8)
-// for each kept word. 0 when no probability is known or nothing is kept.
+// How likely the kept blocks are the page's content, in [0, 1]: the mean
+// of the F1 they would score if each block were content with the block
+// model's probability (2·E[kept content words] / (kept words + E[content
+// words])), less the words the model was unsure of (probability between
+// 0.2 and 0.8) for each kept word, and the precision they would score
+// (E[kept content words] / kept words). 0 when no probability is known or
+// nothing is kept.
 // Blocks marked in `ruled_out` (the comment section a rule took out after
 // the model) count as content with probability 0, whatever the model said.
 double text_quality(const Blocks& blocks, const Labels& labels, const std::vector<uint8_t>& ruled_out = {});

@@ -101,9 +101,10 @@ struct PageResult {
   std::string page_type;
   std::string charset;
   double boilerplate = 0;  // share of the page's visible words extraction removed
-  // How likely the text is right, in [0, 1]: the F1 the kept blocks would
-  // score if each block were content with the block model's probability,
-  // less the words the model was unsure of (text_quality, husk/extract.h).
+  // How likely the text is right, in [0, 1]: the mean of the F1 the kept
+  // blocks would score if each block were content with the block model's
+  // probability, less the words the model was unsure of, and the precision
+  // they would score (text_quality, husk/extract.h).
   // A crawler can send pages of low quality to a second extractor or a
   // person.
   double quality = 0;
