@@ -276,6 +276,15 @@ TEST(Metadata, HeadlineNotSiteName) {
        nullptr, "Rivers rise again in the north"},
       {"<html><head><title>Flexbox - Learn web development | MDN</title></head><body><h1>Flexbox</h1><p>x</p></body></html>",
        nullptr, "Flexbox"},
+      // The same in capitals (words compare in Unicode's lower case), and a
+      // section's <h1> among the words of such a part (a list of sections).
+      {"<html><head><title>Η αλήθεια για τα κρούσματα ελονοσίας | κοινωνια | ethnos.gr</title>"
+       "<meta property=\"og:title\" content=\"ethnos.gr - ΚΟΙΝΩΝΙΑ - Η αλήθεια για τα κρούσματα ελονοσίας\"></head><body>"
+       "<h1>ΚΟΙΝΩΝΙΑ</h1><h1>Η αλήθεια για τα κρούσματα ελονοσίας</h1><p>x</p></body></html>",
+       nullptr, "Η αλήθεια για τα κρούσματα ελονοσίας"},
+      {"<html><head><title>Rivers rise again in the north | Inserts, Health, Front page | Daily Planet</title></head>"
+       "<body><h1>Front page</h1><h1>Rivers rise again in the north</h1><p>x</p></body></html>",
+       nullptr, "Rivers rise again in the north"},
       // What follows a spaced bar in an <h1> is a tagline or the site's name
       // when it is the shorter side; a dash is a headline's own punctuation.
       {"<html><head><title>Catering Tips | Cookshack</title></head><body><h1>Catering Tips | Cookshack</h1><p>x</p></body></html>",
