@@ -410,14 +410,21 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
   const std::vector<std::string> tag_parts = title_parts(title_tag);
   const UrlParts where = split_url(url);
   const bool site_root = !where.host.empty() && (where.path.empty() || where.path == "/");
-  // Whether the <title>'s last `words` words are the story, by that rule.
-  auto story_ends_title = [&](std::size_t words) {
-    const std::size_t cut = title_words.size() - std::min(title_words.size(), words);
-    const std::size_t last = reading_length(title_words, cut, title_words.size());
-    const std::size_t rest = reading_length(title_words, 0, cut);
-    return tag_parts.size() >= 3 ? last > rest : tag_parts.size() == 2 && !site_root && 2 * last >= 3 * rest;
+  // Whether a title's (its words, its parts) last `words` words are the
+  // story, by that rule.
+  auto story_ends = [&](const std::vector<std::string>& all, std::size_t parts, std::size_t words) {
+    const std::size_t cut = all.size() - std::min(all.size(), words);
+    const std::size_t last = reading_length(all, cut, all.size());
+    const std::size_t rest = reading_length(all, 0, cut);
+    return parts >= 3 ? last > rest : parts == 2 && !site_root && 2 * last >= 3 * rest;
   };
+  auto story_ends_title = [&](std::size_t words) { return story_ends(title_words, tag_parts.size(), words); };
   const bool site_first = tag_parts.size() >= 2 && story_ends_title(words_of(tag_parts.back()).size());
+  // og:title the same way ("Rynek zdrowia - Story"), read before the
+  // <title>: daniel-dev titles 87.7% -> 88.1% (three gained on two hosts,
+  // none lost), WCXB dev unchanged (one page's wrong title for another).
+  const std::vector<std::string> og_parts = title_parts(og_title);
+  const bool og_site_first = og_parts.size() >= 2 && story_ends(og_words, og_parts.size(), words_of(og_parts.back()).size());
   // The <title>'s parts after its first that are shorter than its longest:
   // where sections and the site's name go ("Story | Health | Site"). The
   // first part is not among them: a page of documentation or a shop heads
@@ -499,6 +506,7 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
     if (headline_like(h1)) return h1;
   for (const std::string* t : {&og_title, &title_tag, &ld_headline}) {
     if (t == &title_tag && site_first) return tag_parts.back();
+    if (t == &og_title && og_site_first) return og_parts.back();
     for (const std::string& part : title_parts(*t))
       if (site_words.empty() || words_of(part) != site_words) return part;
   }

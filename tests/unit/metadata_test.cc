@@ -248,6 +248,11 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>Hudsonhubtimes.com - Summa Akron City emergency department to open</title></head>"
        "<body><p>x</p></body></html>",
        nullptr, "Summa Akron City emergency department to open"},
+      // The same of an og:title, which is read before the <title>.
+      {"<html><head><title>Rynek zdrowia - Anglia: obiecująca szczepionka przeciwko HCV</title>"
+       "<meta property=\"og:title\" content=\"Rynek zdrowia - Anglia: obiecująca szczepionka przeciwko HCV\">"
+       "</head><body><p>x</p></body></html>",
+       nullptr, "Anglia: obiecująca szczepionka przeciwko HCV"},
       // An <h1> that is nothing but a link to the site's root is the logo,
       // whatever the <title> repeats of it; a headline linked to its own page
       // stays the headline.
