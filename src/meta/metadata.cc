@@ -419,12 +419,16 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
     return parts >= 3 ? last > rest : parts == 2 && !site_root && 2 * last >= 3 * rest;
   };
   auto story_ends_title = [&](std::size_t words) { return story_ends(title_words, tag_parts.size(), words); };
-  const bool site_first = tag_parts.size() >= 2 && story_ends_title(words_of(tag_parts.back()).size());
+  // Whether a title puts the site first: its last part is the story.
+  auto puts_site_first = [&](const std::vector<std::string>& all, const std::vector<std::string>& parts) {
+    return parts.size() >= 2 && story_ends(all, parts.size(), words_of(parts.back()).size());
+  };
+  const bool site_first = puts_site_first(title_words, tag_parts);
   // og:title the same way ("Rynek zdrowia - Story"), read before the
   // <title>: daniel-dev titles 87.7% -> 88.1% (three gained on two hosts,
   // none lost), WCXB dev unchanged (one page's wrong title for another).
   const std::vector<std::string> og_parts = title_parts(og_title);
-  const bool og_site_first = og_parts.size() >= 2 && story_ends(og_words, og_parts.size(), words_of(og_parts.back()).size());
+  const bool og_site_first = puts_site_first(og_words, og_parts);
   // The <title>'s parts after its first that are shorter than its longest:
   // where sections and the site's name go ("Story | Health | Site"). The
   // first part is not among them: a page of documentation or a shop heads
@@ -504,10 +508,17 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
       return blocks.blocks[i].text;
   for (const std::string& h1 : blocks.facts.h1s)
     if (headline_like(h1)) return h1;
-  for (const std::string* t : {&og_title, &title_tag, &ld_headline}) {
-    if (t == &title_tag && site_first) return tag_parts.back();
-    if (t == &og_title && og_site_first) return og_parts.back();
-    for (const std::string& part : title_parts(*t))
+  // Else the story's part of og:title, of the <title>, of the JSON-LD
+  // headline: the last part of one that puts the site first, else its first
+  // part that is not the site's name.
+  const std::vector<std::string> ld_parts = title_parts(ld_headline);
+  struct Title {
+    const std::vector<std::string>& parts;
+    bool site_first;
+  };
+  for (const Title& t : {Title{og_parts, og_site_first}, Title{tag_parts, site_first}, Title{ld_parts, false}}) {
+    if (t.site_first) return t.parts.back();
+    for (const std::string& part : t.parts)
       if (site_words.empty() || words_of(part) != site_words) return part;
   }
   return {};
