@@ -277,6 +277,13 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     result.extractor = labels.extractor;
     // Page furniture leaves the text whatever kept it.
     std::vector<uint8_t> furniture = take_out_furniture(d.blocks, cascade_->furniture, labels.keep);
+    // Link lines leave what the stages that judge blocks by their own
+    // cues kept (the learned model, density); a site rule or a stored
+    // template is the site's own structure, which outranks a generic cue,
+    // and fulltext keeps every visible line by its promise.
+    std::vector<uint8_t> link_lines;
+    if ((labels.extractor == "learned" || labels.extractor == "density") && sure_article(result.page_type, type.article))
+      link_lines = take_out_link_lines(d.blocks, labels.keep);
     // The user comments: out of the text, and returned apart when asked.
     // On a forum the posts are the content.
     const std::vector<double> words = word_counts(d.blocks);
@@ -325,6 +332,8 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       trace->furniture.assign(furniture.size(), std::string());
       for (std::size_t i = 0; i < furniture.size(); ++i)
         trace->furniture[i] = std::string(cascade_->furniture.name(furniture[i]));
+      for (std::size_t i = 0; i < link_lines.size() && i < trace->furniture.size(); ++i)
+        if (link_lines[i]) trace->furniture[i] = std::string(kLinkLineClass);
       trace->dom = std::move(d.dom);
     }
   } catch (const std::bad_alloc&) {

@@ -75,7 +75,9 @@ Status write_cv_scores(const std::string& path, const std::vector<TrainingPage>&
   for (std::size_t p = 0; p < pages.size() && p < cv.out_of_fold.size(); ++p) {
     const TrainingPage& t = pages[p];
     const std::vector<uint8_t> keep =
-        kept_blocks(t, cv.out_of_fold[p], cv.threshold_of(p), features.block_words(t.x), cv.forum_of(p)).keep;
+        kept_blocks(t, cv.out_of_fold[p], cv.threshold_of(p), features.block_words(t.x), cv.forum_of(p),
+                    cv.article_of(p))
+            .keep;
     std::vector<std::size_t> tokens;
     for (std::size_t b = 0; b < keep.size(); ++b) tokens.push_back(b < t.tokens.size() ? t.tokens[b].size() : 0);
     nlohmann::ordered_json j = {{"id", t.id},     {"source", t.source},       {"domain", t.domain},

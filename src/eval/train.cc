@@ -340,6 +340,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     t.comment_sections = comment_sections(d.blocks, comment_vocabulary(processor.options().extract.families),
                                           processor.options().extract.vocabulary.comment_headings);
     for (const Block& b : d.blocks.blocks) t.furniture.push_back(furniture.number_of(b.text, b.features.words));
+    for (const Block& b : d.blocks.blocks) t.link_line.push_back(is_link_line(b.features));
     t.repeat_key = repeat_keys(d.blocks);
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
     w.words.push_back(lower_tokens(sp.gold));
@@ -387,7 +388,9 @@ void furniture_by_class(const std::vector<TrainingPage>& pages, const std::vecto
   // class takes out are its blocks among them.
   std::vector<std::vector<uint8_t>> kept_with_all(pages.size());
   for (std::size_t p = 0; p < pages.size(); ++p)
-    kept_with_all[p] = kept_blocks(pages[p], scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), kEveryFurniture).keep;
+    kept_with_all[p] =
+        kept_blocks(pages[p], scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), cv.article_of(p), kEveryFurniture)
+            .keep;
   for (uint8_t c : measured) {
     CrossValidation::Furniture& f = cv.furniture[c];
     std::map<std::string, CollectionScore> sources;
@@ -395,7 +398,7 @@ void furniture_by_class(const std::vector<TrainingPage>& pages, const std::vecto
       const TrainingPage& t = pages[p];
       sources[t.source].add(t, c == kEveryFurniture ? kept_with_all[p]
                                                     : kept_blocks(t, scores[p], cv.threshold_of(p), words[p],
-                                                                  cv.forum_of(p), c).keep);
+                                                                  cv.forum_of(p), cv.article_of(p), c).keep);
       const std::vector<uint8_t>& all = kept_with_all[p];
       for (std::size_t b = 0; b < t.furniture.size() && b < all.size(); ++b) {
         if (!all[b] || t.furniture[b] == 0 || (c != kEveryFurniture && t.furniture[b] != c)) continue;
@@ -596,7 +599,7 @@ void leaked_by_class(const std::vector<TrainingPage>& pages, const std::vector<s
     const TrainingPage& t = pages[p];
     if (t.snippet_gold) continue;
     const std::vector<uint8_t> keep =
-        kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p)).keep;
+        kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), cv.article_of(p)).keep;
     for (std::size_t b = 0; b < keep.size() && b < t.tokens.size(); ++b) {
       if (!keep[b]) continue;
       const double words = static_cast<double>(t.tokens[b].size());
@@ -699,16 +702,22 @@ bool CrossValidation::forum_of(std::size_t page) const {
   return taken_for_forum(type_of(page), page < forum_probability.size() ? forum_probability[page] : 0.0f);
 }
 
+bool CrossValidation::article_of(std::size_t page) const {
+  return sure_article(type_of(page), page < article_probability.size() ? article_probability[page] : 0.0f);
+}
+
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
-                       const std::vector<double>& words, bool forum, uint8_t left_class) {
+                       const std::vector<double>& words, bool forum, bool article, uint8_t left_class) {
   KeptBlocks out;
   out.keep.resize(probability.size());
   float best = 0;
   for (float p : probability) best = std::max(best, p);
   const double cut = page_threshold(threshold, best);
   for (std::size_t b = 0; b < out.keep.size(); ++b)
-    out.keep[b] = probability[b] >= cut && !(b < page.furniture.size() && page.furniture[b] != 0 &&
-                                              left_class != kEveryFurniture && page.furniture[b] != left_class);
+    out.keep[b] = probability[b] >= cut &&
+                  !(b < page.furniture.size() && page.furniture[b] != 0 && left_class != kEveryFurniture &&
+                    page.furniture[b] != left_class) &&
+                  !(article && b < page.link_line.size() && page.link_line[b] != 0);
   if (!forum && !page.comment_sections.empty()) out.comments = take_out_comments(page.comment_sections, words, out.keep);
   take_out_repeats(page.repeat_key, words, out.keep);
   return out;
@@ -756,8 +765,8 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     auto score = [&](auto&& threshold) {
       std::map<std::string, CollectionScore> sources;
       for (std::size_t p = 0; p < pages.size(); ++p)
-        sources[pages[p].source].add(pages[p],
-                                     kept_blocks(pages[p], scores[p], threshold(p), words[p], cv->forum_of(p)).keep);
+        sources[pages[p].source].add(
+            pages[p], kept_blocks(pages[p], scores[p], threshold(p), words[p], cv->forum_of(p), cv->article_of(p)).keep);
       std::map<std::string, double> out;
       for (const auto& [source, s] : sources) out[source] = s.f1();
       return out;
@@ -812,7 +821,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     std::map<std::string, CollectionScore> typed_scores, sources, languages;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       const std::vector<uint8_t> keep =
-          kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->forum_of(p)).keep;
+          kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->forum_of(p), cv->article_of(p)).keep;
       if (types_of[pages[p].source].size() > 1) typed_scores[pages[p].type].add(pages[p], keep);
       sources[pages[p].source].add(pages[p], keep);
       if (!pages[p].language.empty()) languages[pages[p].language].add(pages[p], keep);
@@ -824,7 +833,8 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> quality;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       if (pages[p].snippet_gold) continue;
-      const KeptBlocks kept = kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->forum_of(p));
+      const KeptBlocks kept =
+          kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->forum_of(p), cv->article_of(p));
       const double score = text_quality(scores[p], kept.keep, words[p], kept.comments),
                    f1 = kept_f1(pages[p], kept.keep);
       for (const std::string& key : {pages[p].source, std::string("all")}) {

@@ -65,6 +65,9 @@ struct TrainingPage {
   // Per block: its page-furniture class (FurnitureLines::number_of, 0 for
   // none), which extraction takes out whatever the model says.
   std::vector<uint8_t> furniture;
+  // Per block: whether it is a link line (is_link_line, extract/furniture.h),
+  // which extraction takes out of a page it is sure is an article.
+  std::vector<uint8_t> link_line;
   // Per block: its repeat_key (extract/repeats.h), so that cross-validation
   // takes repeated text out as extraction does.
   std::vector<uint64_t> repeat_key;
@@ -104,7 +107,9 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
 
 // What extraction keeps of a page given its blocks' probabilities and
 // words: the blocks at or above the threshold that are not furniture
-// (extract/furniture.h), less its comment section
+// (extract/furniture.h) nor, when extraction is sure the page is an
+// article (`article`: sure_article, extract/page_type.h), link lines,
+// less its comment section
 // (extract/comments.h) unless extraction takes the page for a forum
 // (taken_for_forum, extract/page_type.h), less the later copies of
 // repeated text (extract/repeats.h), as Processor::finish does.
@@ -117,7 +122,7 @@ struct KeptBlocks {
 inline constexpr uint8_t kEveryFurniture = 255;
 static_assert(kEveryFurniture > kMaxFurnitureClasses, "a class number would read as every class");
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
-                       const std::vector<double>& words, bool forum, uint8_t left_class = 0);
+                       const std::vector<double>& words, bool forum, bool article, uint8_t left_class = 0);
 
 // The benchmark's word F1 of keeping the given blocks of a page (of a
 // gold text).
@@ -217,11 +222,13 @@ struct CrossValidation {
   double other_threshold = 0.5;
   std::map<double, double> other_f1;
   // The threshold page `page` is held to (type_threshold, extract/model.h),
-  // its type as extraction would have it ("" untyped), and whether
-  // extraction would take it for a forum (taken_for_forum).
+  // its type as extraction would have it ("" untyped), whether
+  // extraction would take it for a forum (taken_for_forum), and whether it
+  // would be sure the page is an article (sure_article).
   double threshold_of(std::size_t page) const;
   std::string_view type_of(std::size_t page) const;
   bool forum_of(std::size_t page) const;
+  bool article_of(std::size_t page) const;
   // The figures below are the decision's: both thresholds.
   std::map<std::string, double> f1_by_type;  // over the collections that name several types
   std::map<std::string, double> f1_by_source;

@@ -51,4 +51,14 @@ std::vector<uint8_t> take_out_furniture(const Blocks& blocks, const FurnitureLin
   return out;
 }
 
+std::vector<uint8_t> take_out_link_lines(const Blocks& blocks, std::vector<uint8_t>& keep) {
+  std::vector<uint8_t> out(keep.size(), 0);
+  for (std::size_t i = 0; i < keep.size() && i < blocks.blocks.size(); ++i) {
+    if (!keep[i] || !is_link_line(blocks.blocks[i].features)) continue;
+    out[i] = 1;
+    keep[i] = 0;
+  }
+  return out;
+}
+
 }  // namespace husk

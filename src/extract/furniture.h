@@ -68,4 +68,23 @@ class FurnitureLines {
 // was furniture, else 0.
 std::vector<uint8_t> take_out_furniture(const Blocks& blocks, const FurnitureLines& lines, std::vector<uint8_t>& keep);
 
+// Link lines: on a page extraction is sure is an article (sure_article,
+// extract/page_type.h), a block more than kLinkLineDensity of whose words
+// are link text is a menu, a related headline, a tag list or a "read more"
+// line, not the article's prose, whatever the learned model or density
+// made of it (Processor::finish leaves a site rule's, a stored template's
+// and fulltext's text alone). Link density
+// is boilerplate's strongest shallow cue (Kohlschütter, Fankhauser and
+// Nejdl 2010, "Boilerplate Detection using Shallow Text Features");
+// Readability drops candidates past a density of a half. The block model
+// reads it too, but is fitted to listings and shops as well, whose gold
+// keeps their links, and keeps some such blocks on articles.
+// docs/evaluation.md, "Link lines".
+inline constexpr float kLinkLineDensity = 0.8f;
+inline bool is_link_line(const BlockFeatures& f) { return f.link_density > kLinkLineDensity; }
+// Takes the link lines out of what a stage kept; one entry per block, 1
+// where a kept block was one. husk explain names their rule kLinkLineClass.
+inline constexpr std::string_view kLinkLineClass = "link_line";
+std::vector<uint8_t> take_out_link_lines(const Blocks& blocks, std::vector<uint8_t>& keep);
+
 }  // namespace husk

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "base/text_util.h"
+#include "extract/furniture.h"
 #include "extract/model.h"
 #include "extract/repeats.h"
 #include "html/xml_view.h"
@@ -180,7 +181,10 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
            probability + "\">\n<div class=\"why\">#" + std::to_string(i) + " &lt;" +
            esc(tag_name(b.features.tag)) + "&gt; " + (k ? "kept" : "removed") + " by <b>" + esc(decided) + "</b>";
     if (comment) out += " (the " + esc(stage) + " kept it; it sits in the comment section)";
-    if (furniture_line)
+    if (furniture_line && trace.furniture[i] == kLinkLineClass)
+      out += " (the " + esc(stage) + " kept it; it is a link line: most of its words are link text, on a page "
+             "typed as an article)";
+    else if (furniture_line)
       out += " (the " + esc(stage) + " kept it; it is page furniture: " + esc(trace.furniture[i]) +
              ", config/extract.toml [furniture])";
     if (repeat)

@@ -116,6 +116,41 @@ TEST(Explain, ShowsTheFurnitureRuleTakingOutALineTheModelKept) {
   EXPECT_NE(html.find("the learned model kept it; it is page furniture: credit"), std::string::npos);
 }
 
+// On a news page the classifier is sure is an article, a headline that
+// is all link ("SEAN SPICER ELIMINATED FROM ...", a related story between
+// the paragraphs) is shown leaving the text as a link line, though the
+// model kept it; under a site rule the rule's text keeps it.
+TEST(Explain, ShowsALinkLineLeavingAnArticleButNotASiteRulesText) {
+  const std::string aeb = test::dataset("article-extraction-benchmark");
+  if (aeb.empty()) GTEST_SKIP() << "article-extraction-benchmark absent";
+  TempDir dir;
+  const std::string name = "7dfc3e359d7c0ca48ac9046ae5759286cedf80abe7526fc6c6e6546b9ba43e33.html.gz";
+  std::filesystem::create_directories(dir.path() / "site");
+  std::filesystem::copy_file(aeb + "/html/" + name, dir.path() / "site" / name);
+  const std::string page = dir.file("site/" + name);
+  ASSERT_EQ(run_husk("explain " + page + " -o " + dir.file("page.html")).exit_code, 0);
+  const std::string html = test::read_file(dir.file("page.html"));
+  std::size_t link_lines = 0;
+  for (const Shown& s : blocks_shown(html)) {
+    if (s.text.rfind("SEAN SPICER ELIMINATED", 0) != 0) continue;
+    ++link_lines;
+    EXPECT_FALSE(s.kept);
+    EXPECT_EQ(s.stage, "furniture rule");
+  }
+  EXPECT_EQ(link_lines, 1u);
+  EXPECT_NE(html.find("the learned model kept it; it is a link line"), std::string::npos);
+  const auto text_of = [&](const std::string& options) {
+    return nlohmann::json::parse(run_husk("extract " + options + page).out)["text"].get<std::string>();
+  };
+  EXPECT_EQ(text_of("").find("SEAN SPICER ELIMINATED"), std::string::npos);
+  std::filesystem::create_directories(dir.path() / "rules");
+  test::write_file(dir.file("rules/site.toml"),
+                   "[[rule]]\nmatch = \"" + dir.file("site") + "/\"\ninclude = [\"//main\"]\n");
+  const std::string ruled = text_of("--sites " + dir.file("rules") + " ");
+  EXPECT_NE(ruled.find("SEAN SPICER ELIMINATED"), std::string::npos) << ruled.substr(0, 400);
+  EXPECT_NE(ruled.find("Van Der Beek"), std::string::npos);
+}
+
 // The later copy of a passage the page carries twice is shown removed by
 // the repeat rule, naming the block it repeats.
 TEST(Explain, ShowsTheRepeatRuleTakingOutTheSecondCopy) {

@@ -237,26 +237,33 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
                                            default_extract_config().vocabulary.comment_headings);
   ASSERT_EQ(page.comment_sections.size(), 1u);
   const std::vector<double> words = {11, 11};
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum").keep, (std::vector<uint8_t>{1, 0}));
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.3f}, 0.5, words, page.type == "forum").keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum", false).keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.3f}, 0.5, words, page.type == "forum", false).keep, (std::vector<uint8_t>{1, 0}));
   // The quality score counts the section as no content, as Processor::finish
   // has it: an expected F1 of 2 * 9.9 / (11 + 9.9), not 2 * 9.9 / (11 +
   // 9.9 + 8.8), beside the expected precision 9.9 / 11.
-  const KeptBlocks kept = kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum");
+  const KeptBlocks kept = kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum", false);
   EXPECT_EQ(kept.comments, (std::vector<uint8_t>{0, 1}));
   EXPECT_NEAR(text_quality({0.9f, 0.8f}, kept.keep, words, kept.comments), 0.5 * 19.8 / 20.9 + 0.5 * 0.9, 1e-6);
   // Nearly all of the kept text: the section is the page itself.
-  EXPECT_EQ(kept_blocks(page, {0.3f, 0.8f}, 0.5, words, page.type == "forum").keep, (std::vector<uint8_t>{0, 1}));
+  EXPECT_EQ(kept_blocks(page, {0.3f, 0.8f}, 0.5, words, page.type == "forum", false).keep, (std::vector<uint8_t>{0, 1}));
   page.type = "forum";
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum").keep, (std::vector<uint8_t>{1, 1}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum", false).keep, (std::vector<uint8_t>{1, 1}));
   // A forum the classifier takes for an article loses its thread, as in
   // extraction, unless it gives the page kForumProbability of being one.
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, false).keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.8f}, 0.5, words, false, false).keep, (std::vector<uint8_t>{1, 0}));
   // Furniture leaves what the model keeps, as in extraction.
   page.type = "article";
   page.furniture = {0, 1};
-  EXPECT_EQ(kept_blocks(page, {0.9f, 0.9f}, 0.5, words, false).keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.9f}, 0.5, words, false, false).keep, (std::vector<uint8_t>{1, 0}));
   page.furniture.clear();
+  // So do link lines, on a page extraction is sure is an article (the
+  // second block, out of the comment section here).
+  page.comment_sections.clear();
+  page.link_line = {0, 1};
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.9f}, 0.5, words, false, true).keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.9f}, 0.5, words, false, false).keep, (std::vector<uint8_t>{1, 1}));
+  page.link_line.clear();
   EXPECT_TRUE(taken_for_forum("forum", 0.0f));
   EXPECT_TRUE(taken_for_forum("article", kForumProbability));
   EXPECT_FALSE(taken_for_forum("article", kForumProbability / 2));
@@ -267,6 +274,11 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   EXPECT_TRUE(cv.forum_of(1));
   EXPECT_TRUE(cv.forum_of(2));
   EXPECT_FALSE(cv.forum_of(3));
+  cv.article_probability = {0.95f, kSureArticleProbability / 2, 0.99f};
+  EXPECT_TRUE(cv.article_of(0));
+  EXPECT_FALSE(cv.article_of(1));
+  EXPECT_FALSE(cv.article_of(2));  // typed as a forum
+  EXPECT_FALSE(cv.article_of(3));
 }
 
 // A page whose best block passes the threshold but is doubted holds its
@@ -281,12 +293,12 @@ TEST(CrossValidation, HoldsADoubtedPageToItsBestBlock) {
   TrainingPage page;
   page.type = "listing";
   const std::vector<double> words = {5, 5, 5, 5};
-  EXPECT_EQ(kept_blocks(page, {0.99f, 0.45f, 0.3f, 0.1f}, 0.5, words, page.type == "forum").keep,
+  EXPECT_EQ(kept_blocks(page, {0.99f, 0.45f, 0.3f, 0.1f}, 0.5, words, page.type == "forum", false).keep,
             (std::vector<uint8_t>{1, 0, 0, 0}));
-  EXPECT_EQ(kept_blocks(page, {0.735f, 0.45f, 0.38f, 0.3f}, 0.5, words, page.type == "forum").keep,
+  EXPECT_EQ(kept_blocks(page, {0.735f, 0.45f, 0.38f, 0.3f}, 0.5, words, page.type == "forum", false).keep,
             (std::vector<uint8_t>{1, 1, 1, 0}));
   // No block at the threshold: the page keeps none.
-  EXPECT_EQ(kept_blocks(page, {0.49f, 0.45f, 0.3f, 0.1f}, 0.5, words, page.type == "forum").keep,
+  EXPECT_EQ(kept_blocks(page, {0.49f, 0.45f, 0.3f, 0.1f}, 0.5, words, page.type == "forum", false).keep,
             (std::vector<uint8_t>{0, 0, 0, 0}));
 }
 
@@ -310,9 +322,9 @@ TEST(CrossValidation, HoldsPagesTypedOtherThanArticlesToTheirOwnThreshold) {
   page.type = "product";
   const std::vector<double> words = {5, 5, 5};
   const std::vector<float> probability = {0.99f, 0.45f, 0.3f};
-  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(0), words, cv.forum_of(0)).keep,
+  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(0), words, cv.forum_of(0), cv.article_of(0)).keep,
             (std::vector<uint8_t>{1, 0, 0}));
-  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(1), words, cv.forum_of(1)).keep,
+  EXPECT_EQ(kept_blocks(page, probability, cv.threshold_of(1), words, cv.forum_of(1), cv.article_of(1)).keep,
             (std::vector<uint8_t>{1, 1, 0}));
 }
 

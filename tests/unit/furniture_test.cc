@@ -2,6 +2,7 @@
 // config/extract.toml match their lines in the development collections'
 // languages and leave the sentences that merely mention the same words.
 #include "extract/furniture.h"
+#include "extract/page_type.h"
 
 #include "husk/processor.h"
 #include "unit/test_util.h"
@@ -111,6 +112,29 @@ TEST(Furniture, LeavesTheTextWhateverStageKeptIt) {
     if (std::string(extractor) == "fulltext")
       EXPECT_EQ(taken, (std::vector<std::string>{"reading_time", "credit", "paywall"}));
   }
+}
+
+// On a page extraction is sure is an article, a block mostly of link text
+// leaves the text whatever kept it (Processor::finish); a line that only
+// holds a link among its words stays.
+TEST(Furniture, LinkLinesLeaveAnArticle) {
+  Blocks blocks = test::blocks_of(
+      "<html><body><article><h1>Harbour festival opens</h1>"
+      "<p>The harbour festival opens on Friday with music on three stages, <a href='/stages'>the organisers</a> "
+      "said on Tuesday.</p>"
+      "<p>Read more: <a href='/2024/05/02/parade'>Parade route through the old town announced for Sunday</a></p>"
+      "<p><a href='/tag/music'>Music</a> <a href='/tag/city'>City life</a> <a href='/tag/summer'>Summer "
+      "events</a></p></article></body></html>");
+  ASSERT_EQ(blocks.blocks.size(), 4u);
+  std::vector<uint8_t> keep(4, 1);
+  EXPECT_EQ(take_out_link_lines(blocks, keep), (std::vector<uint8_t>{0, 0, 1, 1}));
+  EXPECT_EQ(keep, (std::vector<uint8_t>{1, 1, 0, 0}));
+  // What a stage did not keep is not reported.
+  keep = {1, 1, 0, 1};
+  EXPECT_EQ(take_out_link_lines(blocks, keep), (std::vector<uint8_t>{0, 0, 0, 1}));
+  EXPECT_TRUE(sure_article("article", kSureArticleProbability));
+  EXPECT_FALSE(sure_article("article", kSureArticleProbability - 0.01f));
+  EXPECT_FALSE(sure_article("listing", 1.0f));
 }
 
 TEST(Furniture, ConfigurationReplacesAClassAndNamesABadPattern) {
