@@ -372,8 +372,9 @@ std::string math_text(const GumboNode* math) {
   return out;
 }
 
-// Plain text of a subtree (for <title>, <h1>).
-std::string subtree_text(const GumboNode* root) {
+// Plain text of a subtree, of the elements `enter` reads.
+template <typename Enter>
+std::string text_under(const GumboNode* root, Enter enter) {
   std::string out;
   for_each_text(
       root,
@@ -381,8 +382,41 @@ std::string subtree_text(const GumboNode* root) {
         out.append(n->v.text.text);
         out.push_back(' ');
       },
-      [](const GumboElement&) { return true; });
+      enter);
   return collapse(out);
+}
+
+// Plain text of a subtree (for <title>, <h1>).
+std::string subtree_text(const GumboNode* root) {
+  return text_under(root, [](const GumboElement&) { return true; });
+}
+
+// Whether a text holds a letter or a digit (ICU's u_isalnum).
+bool has_letter_or_digit(std::string_view s) {
+  for (int32_t at = 0; at < static_cast<int32_t>(s.size());) {
+    UChar32 cp = 0;
+    U8_NEXT(reinterpret_cast<const uint8_t*>(s.data()), at, static_cast<int32_t>(s.size()), cp);
+    if (cp >= 0 && u_isalnum(cp)) return true;
+  }
+  return false;
+}
+
+// Plain text of a heading as its reader reads it: a link that shows no
+// letter or digit is a permalink mark beside the heading (the "¶" of
+// Sphinx and MkDocs, the glyph of an icon font), not one of its words. On
+// WCXB dev five documentation pages' <h1>s end in one and their gold
+// titles do not.
+std::string heading_text(const GumboNode* root) {
+  auto shows_words = [](const GumboElement& el) {
+    bool found = false;
+    for (unsigned i = 0; i < el.children.length && !found; ++i)
+      for_each_text(
+          static_cast<const GumboNode*>(el.children.data[i]),
+          [&](const GumboNode* n) { found = found || has_letter_or_digit(n->v.text.text); },
+          [](const GumboElement&) { return true; });
+    return found;
+  };
+  return text_under(root, [&](const GumboElement& el) { return el.tag != GUMBO_TAG_A || shows_words(el); });
 }
 
 // Whether an element holds nothing but one link to the site's root
@@ -670,8 +704,10 @@ class Segmenter {
   void facts(const GumboNode* node, GumboTag tag, const GumboElement& el) {
     PageFacts& f = out_.facts;
     if (tag == GUMBO_TAG_H1 && (f.h1s.size() < kMaxFacts || out_.first_h1.empty())) {
-      std::string text = subtree_text(node);
-      if (out_.first_h1.empty()) out_.first_h1 = text;
+      // The block model compares blocks with the <h1> as the blocks read
+      // it (is_title); the metadata reads the headline without its marks.
+      if (out_.first_h1.empty()) out_.first_h1 = subtree_text(node);
+      std::string text = heading_text(node);
       if (f.logos.size() < kMaxFacts && root_link_only(node)) f.logos.push_back(text);
       if (f.h1s.size() < kMaxFacts) f.h1s.push_back(std::move(text));
     }

@@ -303,6 +303,18 @@ TEST(Metadata, HeadlineNotSiteName) {
       // A French title's spaced colon stays where the page does not show a part alone.
       {"<html><head><title>Santé : les hôpitaux ferment</title></head><body><p>x</p></body></html>",
        nullptr, "Santé : les hôpitaux ferment"},
+      // A permalink mark in the <h1> (Sphinx's and MkDocs' "¶", an icon
+      // font's private-use glyph) is not a word of the headline; a link
+      // with words is.
+      {"<html><head><title>Models &#8212; Django 5.1 documentation</title></head><body><h1>Models<a class=\"headerlink\" "
+       "href=\"#models\" title=\"Link to this heading\">\u00b6</a></h1><p>x</p></body></html>",
+       nullptr, "Models"},
+      {"<html><head><title>Ansible playbooks</title></head><body><h1>Ansible playbooks<a href=\"#playbooks\">"
+       "\uf0c1</a></h1><p>x</p></body></html>",
+       nullptr, "Ansible playbooks"},
+      {"<html><head><title>Tides rise in the north | Coast News</title></head><body><h1><a href=\"/tides\">Tides</a> rise "
+       "in the north <a href=\"#c\">#</a></h1><p>x</p></body></html>",
+       nullptr, "Tides rise in the north"},
   };
   for (const Case& c : cases)
     EXPECT_EQ((c.url != nullptr ? meta_of(c.html, c.url) : meta_of(c.html)).title, c.title) << c.html;
