@@ -1,6 +1,7 @@
 #include "base/text_util.h"
 
 #include <unicode/locid.h>
+#include <unicode/uchar.h>
 #include <unicode/unistr.h>
 #include <unicode/utf8.h>
 
@@ -26,6 +27,15 @@ std::size_t utf8_cut(std::string_view s, std::size_t limit) {
   auto at = static_cast<int32_t>(limit);
   U8_SET_CP_START(reinterpret_cast<const uint8_t*>(s.data()), 0, at);
   return static_cast<std::size_t>(at);
+}
+
+bool has_letter_or_digit(std::string_view s) {
+  for (int32_t at = 0; at < static_cast<int32_t>(s.size());) {
+    UChar32 cp = 0;
+    U8_NEXT(reinterpret_cast<const uint8_t*>(s.data()), at, static_cast<int32_t>(s.size()), cp);
+    if (cp >= 0 && u_isalnum(cp)) return true;
+  }
+  return false;
 }
 
 std::string lower_case(std::string_view text) {

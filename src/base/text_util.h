@@ -34,6 +34,9 @@ std::string lower_case(std::string_view text);
 // UTF-8 sequence (ICU's U8_SET_CP_START).
 std::size_t utf8_cut(std::string_view s, std::size_t limit);
 
+// Whether a UTF-8 text holds a letter or a digit (ICU's u_isalnum).
+bool has_letter_or_digit(std::string_view s);
+
 inline std::string ascii_lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = ascii_lower_char(c);

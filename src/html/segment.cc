@@ -391,16 +391,6 @@ std::string subtree_text(const GumboNode* root) {
   return text_under(root, [](const GumboElement&) { return true; });
 }
 
-// Whether a text holds a letter or a digit (ICU's u_isalnum).
-bool has_letter_or_digit(std::string_view s) {
-  for (int32_t at = 0; at < static_cast<int32_t>(s.size());) {
-    UChar32 cp = 0;
-    U8_NEXT(reinterpret_cast<const uint8_t*>(s.data()), at, static_cast<int32_t>(s.size()), cp);
-    if (cp >= 0 && u_isalnum(cp)) return true;
-  }
-  return false;
-}
-
 // Plain text of a heading as its reader reads it: a link that shows no
 // letter or digit is a permalink mark beside the heading (the "¶" of
 // Sphinx and MkDocs, the glyph of an icon font), not one of its words. On

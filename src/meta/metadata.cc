@@ -486,12 +486,24 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
       story_titled = story_titled || w.size() >= kMinShownTitleWords;
       parts.push_back(std::move(w));
     }
+  // A heading block's text is its <h1> as the headline reads it
+  // (PageFacts::h1s) with the <h1>'s permalink marks around it ("Models¶"):
+  // the headline is the <h1>'s.
+  auto as_read = [&](const std::string& text) -> const std::string& {
+    for (const std::string& h1 : blocks.facts.h1s) {
+      const std::size_t at = h1.empty() || h1.size() >= text.size() ? std::string::npos : text.find(h1);
+      if (at != std::string::npos && !has_letter_or_digit(std::string_view(text).substr(0, at)) &&
+          !has_letter_or_digit(std::string_view(text).substr(at + h1.size())))
+        return h1;
+    }
+    return text;
+  };
   if (!parts.empty())
     for (const Block& b : blocks.blocks) {
       if (b.features.words > kMaxTitleWords) continue;
       std::vector<std::string> w = words_of(b.text);
       for (const auto& part : parts)
-        if (w == part) return b.text;
+        if (w == part) return as_read(b.text);
     }
   // An <h1> the titles do not repeat is the headline only when it reads
   // like one: a word or two ("Grypa", "Health", "Здоровье") is a section's
@@ -505,7 +517,7 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
   };
   for (std::size_t i = 0; i < blocks.blocks.size() && i < keep.size(); ++i)
     if (keep[i] && blocks.blocks[i].features.heading == 1 && headline_like(blocks.blocks[i].text))
-      return blocks.blocks[i].text;
+      return as_read(blocks.blocks[i].text);
   for (const std::string& h1 : blocks.facts.h1s)
     if (headline_like(h1)) return h1;
   // Else the story's part of og:title, of the <title>, of the JSON-LD

@@ -315,6 +315,10 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>Tides rise in the north | Coast News</title></head><body><h1><a href=\"/tides\">Tides</a> rise "
        "in the north <a href=\"#c\">#</a></h1><p>x</p></body></html>",
        nullptr, "Tides rise in the north"},
+      // The same where the headline is the <h1>'s block, marks around it.
+      {"<html><head><title>Tides | Coast News</title></head><body><h1><a href=\"#c\">#</a> Tides rise in the north "
+       "<a href=\"#c\">\u00b6</a></h1><p>x</p></body></html>",
+       nullptr, "Tides rise in the north"},
   };
   for (const Case& c : cases)
     EXPECT_EQ((c.url != nullptr ? meta_of(c.html, c.url) : meta_of(c.html)).title, c.title) << c.html;
