@@ -339,8 +339,10 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     }
     t.comment_sections = comment_sections(d.blocks, comment_vocabulary(processor.options().extract.families),
                                           processor.options().extract.vocabulary.comment_headings);
-    for (const Block& b : d.blocks.blocks) t.furniture.push_back(furniture.number_of(b.text, b.features.words));
-    for (const Block& b : d.blocks.blocks) t.link_line.push_back(is_link_line(b.features));
+    for (const Block& b : d.blocks.blocks) {
+      t.furniture.push_back(furniture.number_of(b.text, b.features.words));
+      t.link_line.push_back(is_link_line(b.features));
+    }
     t.repeat_key = repeat_keys(d.blocks);
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
     w.words.push_back(lower_tokens(sp.gold));

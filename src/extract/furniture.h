@@ -82,9 +82,10 @@ std::vector<uint8_t> take_out_furniture(const Blocks& blocks, const FurnitureLin
 // docs/evaluation.md, "Link lines".
 inline constexpr float kLinkLineDensity = 0.8f;
 inline bool is_link_line(const BlockFeatures& f) { return f.link_density > kLinkLineDensity; }
-// Takes the link lines out of what a stage kept; one entry per block, 1
-// where a kept block was one. husk explain names their rule kLinkLineClass.
+// The name husk explain gives the rule.
 inline constexpr std::string_view kLinkLineClass = "link_line";
+// Takes the link lines out of what a stage kept; one entry per block, 1
+// where a kept block was one.
 std::vector<uint8_t> take_out_link_lines(const Blocks& blocks, std::vector<uint8_t>& keep);
 
 }  // namespace husk

@@ -394,8 +394,7 @@ std::string subtree_text(const GumboNode* root) {
 // Plain text of a heading as its reader reads it: a link that shows no
 // letter or digit is a permalink mark beside the heading (the "¶" of
 // Sphinx and MkDocs, the glyph of an icon font), not one of its words. On
-// WCXB dev five documentation pages' <h1>s end in one and their gold
-// titles do not.
+// WCXB dev seven pages' <h1>s end in one and their gold titles do not.
 std::string heading_text(const GumboNode* root) {
   auto shows_words = [](const GumboElement& el) {
     bool found = false;
