@@ -302,7 +302,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     std::vector<uint32_t> repeats = take_out_repeats(repeat_keys(d.blocks), words, labels.keep);
     result.text = kept_text(d.blocks, labels);
     result.quality = text_quality(labels.probability, labels.keep, words, in_comments);
-    result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata);
+    result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata, result.page_type);
     result.title = result.metadata.title;
     result.language = identify_language(result.text, d.blocks.lang, d.content_language);
     if (expired()) return result;

@@ -75,9 +75,11 @@ struct MetadataOptions {
 
 // The metadata of a segmented page. `keep` are the extractor's labels (one
 // per block; may be empty), `url` the page's address (relative links and
-// the URL's date).
+// the URL's date), `page_type` the page-type classifier's label for the
+// page ("article", "service", ...; empty when not known): a service's
+// <h1> is a slogan, its <title> names it.
 Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep, std::string_view url,
-                          const MetadataOptions& options = {});
+                          const MetadataOptions& options = {}, std::string_view page_type = {});
 
 // A date or date-time as pages write it ("2024-05-12T10:00:00+02:00",
 // "2024/05/12", "May 12, 2024", "12 May 2024", "12.05.2024") in ISO 8601:

@@ -324,6 +324,29 @@ TEST(Metadata, HeadlineNotSiteName) {
     EXPECT_EQ((c.url != nullptr ? meta_of(c.html, c.url) : meta_of(c.html)).title, c.title) << c.html;
 }
 
+// A service's landing page: its <h1> is a slogan, its <title> names the
+// page. Typed as an article, the same page's <h1> is the headline; an <h1>
+// the <title> repeats is the headline on both.
+TEST(Metadata, ServicePageTitleNotItsSlogan) {
+  const std::string landing =
+      "<html><head><title>Best Resume Writing Service | Professional Resume Writers | TopResume</title></head>"
+      "<body><h1>Land your next job faster</h1><p>Our writers know what recruiters read.</p></body></html>";
+  Blocks blocks = test::blocks_of(landing);
+  const std::vector<uint8_t> keep(blocks.blocks.size(), 1);
+  const std::string url = "https://resume.example/services";
+  Metadata service = extract_metadata(blocks, keep, url, {}, "service");
+  EXPECT_EQ(service.title, "Best Resume Writing Service");
+  ASSERT_FALSE(service.sources.empty());
+  EXPECT_NE(service.sources[0].second.find("service page"), std::string::npos) << service.sources[0].second;
+  EXPECT_EQ(extract_metadata(blocks, keep, url, {}, "article").title, "Land your next job faster");
+  EXPECT_EQ(extract_metadata(blocks, keep, url).title, "Land your next job faster");
+  Blocks repeated = test::blocks_of(
+      "<html><head><title>Data Analytics Services | Acme</title></head><body><h1>Data Analytics Services</h1>"
+      "<p>x</p></body></html>");
+  EXPECT_EQ(extract_metadata(repeated, std::vector<uint8_t>(repeated.blocks.size(), 1), url, {}, "service").title,
+            "Data Analytics Services");
+}
+
 TEST(Metadata, CanonicalAndDescription) {
   Metadata m = meta_of(R"(<html><head><link rel="canonical" href="/a/story.html?x=1">
       <meta name="description" content="What happened."></head><body><p>x</p></body></html>)");
