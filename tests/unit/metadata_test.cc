@@ -315,6 +315,10 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>Tides rise in the north | Coast News</title></head><body><h1><a href=\"/tides\">Tides</a> rise "
        "in the north <a href=\"#c\">#</a></h1><p>x</p></body></html>",
        nullptr, "Tides rise in the north"},
+      // The whole <title> shown as a line of its own, under the site's <h1>.
+      {"<html><head><title>Planes fly lower - a change of course</title></head><body><h1>World Press Review</h1>"
+       "<h2>Planes fly lower - a change of course</h2><p>The planes flew lower.</p></body></html>",
+       nullptr, "Planes fly lower - a change of course"},
       // The same where the headline is the <h1>'s block, marks around it.
       {"<html><head><title>Tides | Coast News</title></head><body><h1><a href=\"#c\">#</a> Tides rise in the north "
        "<a href=\"#c\">\u00b6</a></h1><p>x</p></body></html>",
