@@ -505,13 +505,23 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
     }
     return text;
   };
-  if (!parts.empty())
+  // Of several such lines the longest: a section's name the titles also
+  // carry ("Story | Health | Site") heads its column above the story (WCXB
+  // dev and daniel-dev one title gained each, none lost, against the
+  // first such line).
+  if (!parts.empty()) {
+    const Block* shown = nullptr;
+    std::size_t shown_words = 0;
     for (const Block& b : blocks.blocks) {
       if (b.features.words > kMaxTitleWords) continue;
-      std::vector<std::string> w = words_of(b.text);
-      for (const auto& part : parts)
-        if (w == part) return as_read(b.text);
+      const std::vector<std::string> w = words_of(b.text);
+      if (w.size() > shown_words && std::find(parts.begin(), parts.end(), w) != parts.end()) {
+        shown = &b;
+        shown_words = w.size();
+      }
     }
+    if (shown != nullptr) return as_read(shown->text);
+  }
   // An <h1> the titles do not repeat is the headline only when it reads
   // like one: a word or two ("Grypa", "Health", "Здоровье") is a section's
   // or the site's name when a title has a longer story part (the same

@@ -319,6 +319,11 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>Planes fly lower - a change of course</title></head><body><h1>World Press Review</h1>"
        "<h2>Planes fly lower - a change of course</h2><p>The planes flew lower.</p></body></html>",
        nullptr, "Planes fly lower - a change of course"},
+      // Of two title parts the page shows as lines, the longer: the shorter
+      // is its section's name over the column.
+      {"<html><head><title>Rivers rise in the north | Health and Science News | Daily Planet</title></head><body>"
+       "<div class=\"section\">Health and Science News</div><h2>Rivers rise in the north</h2><p>x</p></body></html>",
+       nullptr, "Rivers rise in the north"},
       // The same where the headline is the <h1>'s block, marks around it.
       {"<html><head><title>Tides | Coast News</title></head><body><h1><a href=\"#c\">#</a> Tides rise in the north "
        "<a href=\"#c\">\u00b6</a></h1><p>x</p></body></html>",
