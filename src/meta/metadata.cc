@@ -280,6 +280,10 @@ constexpr std::string_view kSeparators[] = {" | ", " - ", " – ", " — ", " ::
 // typography sets every colon so: it is a separator only where the page
 // shows the part on its own.
 constexpr std::string_view kSpacedColon = " : ";
+// Its counterpart in scripts written without spaces, the full-width colon
+// ("中國評論新聞：Story"): daniel-dev titles 88.5% -> 88.8% (two gained on
+// one host, none lost), WCXB dev the same.
+constexpr std::string_view kFullWidthColon = "\uFF1A";
 
 // Titles in scripts written without spaces set their separators without
 // spaces too ("故事-频道-网站", "故事_频道_网站": daniel-dev's Chinese
@@ -344,10 +348,11 @@ std::vector<std::string> title_parts(std::string_view title, bool colon = false)
       cut = p;
       len = unspaced_len;
     }
-    if (std::size_t p = colon ? rest.find(kSpacedColon) : std::string_view::npos; p < cut) {
-      cut = p;
-      len = kSpacedColon.size();
-    }
+    for (std::string_view mark : {kSpacedColon, kFullWidthColon})
+      if (std::size_t p = colon ? rest.find(mark) : std::string_view::npos; p < cut) {
+        cut = p;
+        len = mark.size();
+      }
     std::string_view part = trim(rest.substr(0, cut));
     if (!part.empty()) parts.emplace_back(part);
     if (cut == std::string_view::npos) break;

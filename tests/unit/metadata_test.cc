@@ -319,6 +319,11 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>Planes fly lower - a change of course</title></head><body><h1>World Press Review</h1>"
        "<h2>Planes fly lower - a change of course</h2><p>The planes flew lower.</p></body></html>",
        nullptr, "Planes fly lower - a change of course"},
+      // A full-width colon parts a site's name from a story in a title
+      // written without spaces, as " : " does in one with spaces.
+      {"<html><head><title>中國評論新聞：福州某醫院稱看病滿2000元就送火車票</title></head><body><h1>中國評論新聞網</h1>"
+       "<div class=\"headline\">福州某醫院稱看病滿2000元就送火車票</div><p>x</p></body></html>",
+       nullptr, "福州某醫院稱看病滿2000元就送火車票"},
       // Of two title parts the page shows as lines, the longer: the shorter
       // is its section's name over the column.
       {"<html><head><title>Rivers rise in the north | Health and Science News | Daily Planet</title></head><body>"
