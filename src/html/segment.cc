@@ -408,6 +408,49 @@ std::string heading_text(const GumboNode* root) {
   return text_under(root, [&](const GumboElement& el) { return el.tag != GUMBO_TAG_A || shows_words(el); });
 }
 
+// Whether an itemprop value (a space-separated list) holds `name`.
+bool itemprop_has(const char* value, std::string_view name) {
+  std::string_view v = value != nullptr ? value : "";
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = v.find(' ', i);
+    if (j == std::string_view::npos) j = v.size();
+    if (iequals(v.substr(i, j - i), name)) return true;
+    i = j + 1;
+  }
+  return false;
+}
+
+// Whether an itemtype is schema.org's Person ("https://schema.org/Person").
+bool names_person(const char* itemtype) {
+  std::string_view t = itemtype != nullptr ? trim(itemtype) : "";
+  constexpr std::string_view kPerson = "/Person";
+  return t.size() >= kPerson.size() && t.substr(t.size() - kPerson.size()) == kPerson;
+}
+
+// The name of a microdata item (an element with itemscope): its first
+// itemprop="name" not inside an item of its own (a person's employer has a
+// name too), as its content attribute or its text; empty when it has none.
+// A forum's post header is a schema.org Person item whose whole text is
+// the avatar's initial, the name, the member's title and badges.
+std::string item_name(const GumboNode* item) {
+  std::vector<const GumboNode*> stack;
+  const GumboVector& top = item->v.element.children;
+  for (unsigned i = top.length; i-- > 0;) stack.push_back(static_cast<const GumboNode*>(top.data[i]));
+  while (!stack.empty()) {
+    const GumboNode* n = stack.back();
+    stack.pop_back();
+    if (n->type != GUMBO_NODE_ELEMENT) continue;
+    const GumboElement& el = n->v.element;
+    if (itemprop_has(attr(el, "itemprop"), "name")) {
+      const char* content = attr(el, "content");
+      return content != nullptr ? collapse(content) : subtree_text(n);
+    }
+    if (attr(el, "itemscope") != nullptr) continue;
+    for (unsigned i = el.children.length; i-- > 0;) stack.push_back(static_cast<const GumboNode*>(el.children.data[i]));
+  }
+  return {};
+}
+
 // Whether an element holds nothing but one link to the site's root
 // (href="/", as the prescan writes an absolute one): a logo, as in
 // <h1><a href="/">Site</a></h1>, not the page's heading.
@@ -730,6 +773,12 @@ class Segmenter {
       if (is_read_itemprop(key)) {
         const char* value = content != nullptr ? content : datetime;
         std::string text = value != nullptr ? collapse(value) : subtree_text(node);
+        // An author item is read by its name: a person's, or whatever the
+        // page shows as its author (an organization named only in a
+        // <meta> inside it is a publisher's mark, not a byline).
+        if (value == nullptr && (key == "author" || key == "creator") && attr(el, "itemscope") != nullptr &&
+            (!text.empty() || names_person(attr(el, "itemtype"))))
+          if (std::string name = item_name(node); !name.empty()) text = std::move(name);
         if (!text.empty() && text.size() <= kMaxAuthorBytes * 4) f.microdata.emplace_back(std::move(key), std::move(text));
       }
     }

@@ -361,6 +361,36 @@ TEST(Metadata, ServicePageTitleNotItsSlogan) {
             "Data Analytics Services");
 }
 
+// A microdata author item is read by its name, not by all its text: a
+// forum's post header holds the avatar's initial, the member's title and
+// badges beside the name; a person's employer has a name of its own; an
+// organization named only in a <meta> inside it is no byline.
+TEST(Metadata, MicrodataAuthorItemByItsName) {
+  const char* person = "<div itemprop=\"author\" itemscope itemtype=\"https://schema.org/Person\">";
+  EXPECT_EQ(meta_of(std::string("<html><body><article>") + person +
+                    "<span class=\"avatar\">S</span><h4><a href=\"/members/spikeymike.1/\"><span itemprop=\"name\">"
+                    "spikeymike</span></a></h4><h5 itemprop=\"jobTitle\">macrumors 6502</h5></div>"
+                    "<p>My first post in this thread.</p></article></body></html>")
+                .authors,
+            (std::vector<std::string>{"spikeymike"}));
+  EXPECT_EQ(meta_of(std::string("<html><body><article>") + person +
+                    "<a href=\"/users/1/kumiko\">Kumiko</a><meta itemprop=\"name\" content=\"Kumiko\">"
+                    "<span>159</span><span>1 silver badge</span></div><p>A question.</p></article></body></html>")
+                .authors,
+            (std::vector<std::string>{"Kumiko"}));
+  EXPECT_EQ(meta_of(std::string("<html><body><article>") + person +
+                    "<div itemprop=\"worksFor\" itemscope itemtype=\"https://schema.org/Organization\">"
+                    "<span itemprop=\"name\">Acme Press</span></div><span itemprop=\"name\">Jane Roe</span></div>"
+                    "<p>Text.</p></article></body></html>")
+                .authors,
+            (std::vector<std::string>{"Jane Roe"}));
+  EXPECT_EQ(meta_of("<html><body><article><p class=\"x\">By Elizabeth Gibney</p><p>Text of the story.</p>"
+                    "<div itemprop=\"author\" itemscope itemtype=\"https://schema.org/Organization\">"
+                    "<meta itemprop=\"name\" content=\"Nature Editorial\"></div></article></body></html>")
+                .authors,
+            (std::vector<std::string>{"Elizabeth Gibney"}));
+}
+
 TEST(Metadata, CanonicalAndDescription) {
   Metadata m = meta_of(R"(<html><head><link rel="canonical" href="/a/story.html?x=1">
       <meta name="description" content="What happened."></head><body><p>x</p></body></html>)");
