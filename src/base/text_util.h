@@ -50,6 +50,19 @@ inline bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+// Whether `f` holds for one of the space-separated tokens of `list` (a
+// class attribute, an itemprop list), tried in order.
+template <class F>
+bool any_token(std::string_view list, F&& f) {
+  for (std::size_t i = 0; i < list.size();) {
+    std::size_t j = list.find(' ', i);
+    if (j == std::string_view::npos) j = list.size();
+    if (j > i && f(list.substr(i, j - i))) return true;
+    i = j + 1;
+  }
+  return false;
+}
+
 inline bool starts_with_ci(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/text_util.h"
 #include "extract/vocabulary.h"
 
 namespace husk {
@@ -39,13 +40,7 @@ bool names_comments(std::string_view value, const HintFamily& vocabulary) {
 }
 
 bool hints_name_comments(std::string_view hints, const HintFamily& vocabulary) {
-  for (std::size_t i = 0; i < hints.size();) {
-    std::size_t j = hints.find(' ', i);
-    if (j == std::string_view::npos) j = hints.size();
-    if (names_comments(hints.substr(i, j - i), vocabulary)) return true;
-    i = j + 1;
-  }
-  return false;
+  return any_token(hints, [&](std::string_view token) { return names_comments(token, vocabulary); });
 }
 
 }  // namespace

@@ -52,18 +52,17 @@ bool marks_author(const char* value) {
 // The language a class names for code: "language-cpp", "lang-python"
 // (the convention of CommonMark renderers, highlight.js and Prism).
 std::string code_language(const char* cls) {
-  if (cls == nullptr) return {};
-  std::string_view v = cls;
-  for (std::size_t i = 0; i < v.size();) {
-    std::size_t j = v.find(' ', i);
-    if (j == std::string_view::npos) j = v.size();
-    std::string_view token = v.substr(i, j - i);
-    for (std::string_view prefix : {"language-", "lang-"})
-      if (token.size() > prefix.size() && iequals(token.substr(0, prefix.size()), prefix))
-        return ascii_lower(token.substr(prefix.size()));
-    i = j + 1;
-  }
-  return {};
+  std::string lang;
+  if (cls != nullptr)
+    any_token(cls, [&](std::string_view token) {
+      for (std::string_view prefix : {"language-", "lang-"})
+        if (token.size() > prefix.size() && iequals(token.substr(0, prefix.size()), prefix)) {
+          lang = ascii_lower(token.substr(prefix.size()));
+          return true;
+        }
+      return false;
+    });
+  return lang;
 }
 
 SpanKind span_kind_of(GumboTag tag) {
@@ -410,14 +409,7 @@ std::string heading_text(const GumboNode* root) {
 
 // Whether an itemprop value (a space-separated list) holds `name`.
 bool itemprop_has(const char* value, std::string_view name) {
-  std::string_view v = value != nullptr ? value : "";
-  for (std::size_t i = 0; i < v.size();) {
-    std::size_t j = v.find(' ', i);
-    if (j == std::string_view::npos) j = v.size();
-    if (iequals(v.substr(i, j - i), name)) return true;
-    i = j + 1;
-  }
-  return false;
+  return value != nullptr && any_token(value, [&](std::string_view token) { return iequals(token, name); });
 }
 
 // Whether an itemtype is schema.org's Person ("https://schema.org/Person").

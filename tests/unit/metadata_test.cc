@@ -366,29 +366,26 @@ TEST(Metadata, ServicePageTitleNotItsSlogan) {
 // badges beside the name; a person's employer has a name of its own; an
 // organization named only in a <meta> inside it is no byline.
 TEST(Metadata, MicrodataAuthorItemByItsName) {
-  const char* person = "<div itemprop=\"author\" itemscope itemtype=\"https://schema.org/Person\">";
-  EXPECT_EQ(meta_of(std::string("<html><body><article>") + person +
-                    "<span class=\"avatar\">S</span><h4><a href=\"/members/spikeymike.1/\"><span itemprop=\"name\">"
-                    "spikeymike</span></a></h4><h5 itemprop=\"jobTitle\">macrumors 6502</h5></div>"
-                    "<p>My first post in this thread.</p></article></body></html>")
-                .authors,
-            (std::vector<std::string>{"spikeymike"}));
-  EXPECT_EQ(meta_of(std::string("<html><body><article>") + person +
-                    "<a href=\"/users/1/kumiko\">Kumiko</a><meta itemprop=\"name\" content=\"Kumiko\">"
-                    "<span>159</span><span>1 silver badge</span></div><p>A question.</p></article></body></html>")
-                .authors,
-            (std::vector<std::string>{"Kumiko"}));
-  EXPECT_EQ(meta_of(std::string("<html><body><article>") + person +
-                    "<div itemprop=\"worksFor\" itemscope itemtype=\"https://schema.org/Organization\">"
-                    "<span itemprop=\"name\">Acme Press</span></div><span itemprop=\"name\">Jane Roe</span></div>"
-                    "<p>Text.</p></article></body></html>")
-                .authors,
-            (std::vector<std::string>{"Jane Roe"}));
-  EXPECT_EQ(meta_of("<html><body><article><p class=\"x\">By Elizabeth Gibney</p><p>Text of the story.</p>"
-                    "<div itemprop=\"author\" itemscope itemtype=\"https://schema.org/Organization\">"
-                    "<meta itemprop=\"name\" content=\"Nature Editorial\"></div></article></body></html>")
-                .authors,
-            (std::vector<std::string>{"Elizabeth Gibney"}));
+  const std::string person = "<div itemprop=\"author\" itemscope itemtype=\"https://schema.org/Person\">";
+  // Each case: the article's markup, the author it names.
+  const std::pair<std::string, const char*> cases[] = {
+      {person + "<span class=\"avatar\">S</span><h4><a href=\"/members/spikeymike.1/\"><span itemprop=\"name\">"
+                "spikeymike</span></a></h4><h5 itemprop=\"jobTitle\">macrumors 6502</h5></div><p>My first post.</p>",
+       "spikeymike"},
+      {person + "<a href=\"/users/1/kumiko\">Kumiko</a><meta itemprop=\"name\" content=\"Kumiko\"><span>159</span>"
+                "<span>1 silver badge</span></div><p>A question.</p>",
+       "Kumiko"},
+      {person + "<div itemprop=\"worksFor\" itemscope itemtype=\"https://schema.org/Organization\"><span itemprop="
+                "\"name\">Acme Press</span></div><span itemprop=\"name\">Jane Roe</span></div><p>Text.</p>",
+       "Jane Roe"},
+      {"<p class=\"x\">By Elizabeth Gibney</p><p>Text of the story.</p><div itemprop=\"author\" itemscope "
+       "itemtype=\"https://schema.org/Organization\"><meta itemprop=\"name\" content=\"Nature Editorial\"></div>",
+       "Elizabeth Gibney"},
+  };
+  for (const auto& [article, author] : cases)
+    EXPECT_EQ(meta_of("<html><body><article>" + article + "</article></body></html>").authors,
+              (std::vector<std::string>{author}))
+        << article;
 }
 
 TEST(Metadata, CanonicalAndDescription) {
