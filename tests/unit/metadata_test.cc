@@ -329,6 +329,10 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>Rivers rise in the north | Health and Science News | Daily Planet</title></head><body>"
        "<div class=\"section\">Health and Science News</div><h2>Rivers rise in the north</h2><p>x</p></body></html>",
        nullptr, "Rivers rise in the north"},
+      // A button in the <h1> is an action, not a word of the headline.
+      {"<html><head><title>Crate tokio - Rust</title></head><body><h1>Crate <span>tokio</span><button id=\"copy-path\" "
+       "title=\"Copy item path to clipboard\">Copy item path</button></h1><p>x</p></body></html>",
+       nullptr, "Crate tokio"},
       // The same where the headline is the <h1>'s block, marks around it.
       {"<html><head><title>Tides | Coast News</title></head><body><h1><a href=\"#c\">#</a> Tides rise in the north "
        "<a href=\"#c\">\u00b6</a></h1><p>x</p></body></html>",
