@@ -419,9 +419,7 @@ bool itemprop_has(const char* value, std::string_view name) {
 
 // Whether an itemtype is schema.org's Person ("https://schema.org/Person").
 bool names_person(const char* itemtype) {
-  std::string_view t = itemtype != nullptr ? trim(itemtype) : "";
-  constexpr std::string_view kPerson = "/Person";
-  return t.size() >= kPerson.size() && t.substr(t.size() - kPerson.size()) == kPerson;
+  return itemtype != nullptr && trim(itemtype).ends_with("/Person");
 }
 
 // The name of a microdata item (an element with itemscope): its first

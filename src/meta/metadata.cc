@@ -391,6 +391,11 @@ bool names_host(const std::vector<std::string>& words, std::string_view url) {
   return false;
 }
 
+// The page-type classifier's label of a service page, whose <h1> the
+// headline rule passes over for a slogan (extract/page_type.h names the
+// types the extraction rules read).
+constexpr std::string_view kServiceType = "service";
+
 std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& keep, const std::string& headline,
                              const std::string& sitename, std::string_view url, bool slogan_h1) {
   auto head_of = [](const std::string& t) { return t.substr(0, utf8_cut(t, kMaxTitleBytes)); };
@@ -641,7 +646,7 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
 
   // Title.
   std::string headline = ld.text(ld.get(ld.main(), "headline"));
-  const bool service = page_type == "service";
+  const bool service = page_type == kServiceType;
   step(m.title, "title",
        service ? "the headline rule for a service page (og:title, <title>, JSON-LD headline; an h1 they repeat)"
                : "the headline rule (h1, og:title, JSON-LD headline, <title>)",
