@@ -19,6 +19,7 @@
 
 #include "extract/features.h"
 #include "extract/model.h"
+#include "extract/page_type.h"
 #include "extract/registry.h"
 
 namespace husk {
@@ -71,8 +72,10 @@ class LearnedExtractor final : public Extractor {
     std::vector<float> probability;
     double cut = 0, best = 0;
     const double threshold = type_threshold(page.page_type, threshold_, other_threshold_);
+    const bool article = sure_article(page.page_type, page.article_probability);
     Result<std::vector<uint8_t>> keep = above_threshold(*model_, f->rows, features_.columns(), threshold,
-                                                        kStagedDecision, page.deadline, &probability, &cut, &best);
+                                                        kStagedDecision, page.deadline, &probability, &cut, &best,
+                                                        article);
     if (keep.ok() && others_ && scored_by_others(page.page_type, page.article_probability, best))
       keep = above_threshold(*others_, f->rows, features_.columns(), threshold, kStagedDecision, page.deadline,
                              &probability, &cut);
@@ -86,8 +89,11 @@ class LearnedExtractor final : public Extractor {
     Labels out;
     out.keep = std::move(*keep);
     out.threshold = cut;
-    if (std::find(out.keep.begin(), out.keep.end(), 1) == out.keep.end() && visible_words(page.blocks) < kStubWords)
-      out = emptied(page, f->density);
+    const bool kept_any = std::find(out.keep.begin(), out.keep.end(), 1) != out.keep.end();
+    if (article && best < threshold && kept_any)
+      out.warnings.push_back("the block model rated no block at its threshold; the page is an article, so it keeps "
+                             "its best blocks");
+    if (!kept_any && visible_words(page.blocks) < kStubWords) out = emptied(page, f->density);
     out.probability = std::move(probability);
     return out;
   }

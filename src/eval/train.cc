@@ -714,7 +714,7 @@ KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& proba
   out.keep.resize(probability.size());
   float best = 0;
   for (float p : probability) best = std::max(best, p);
-  const double cut = page_threshold(threshold, best);
+  const double cut = page_threshold(threshold, best, article);
   for (std::size_t b = 0; b < out.keep.size(); ++b)
     out.keep[b] = probability[b] >= cut &&
                   !(b < page.furniture.size() && page.furniture[b] != 0 && left_class != kEveryFurniture &&

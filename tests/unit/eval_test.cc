@@ -302,6 +302,28 @@ TEST(CrossValidation, HoldsADoubtedPageToItsBestBlock) {
             (std::vector<uint8_t>{0, 0, 0, 0}));
 }
 
+// An article is never emptied: a page sure to be an article whose best
+// block is under the threshold, but at kEmptiedArticleBest or more, holds
+// its blocks to the threshold scaled by its best block, as a doubted page
+// does; other pages, and an article whose every block the model rejects,
+// keep none.
+TEST(CrossValidation, KeepsTheBestBlocksOfAnArticleTheModelWouldEmpty) {
+  EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.49, true), 0.5 * 0.49 / kSureProbability);
+  EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.49, false), 0.5);
+  EXPECT_DOUBLE_EQ(page_threshold(0.5, kEmptiedArticleBest / 2, true), 0.5);
+  EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.99, true), 0.5);
+  EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.735, true), page_threshold(0.5, 0.735, false));
+  TrainingPage page;
+  page.type = "article";
+  const std::vector<double> words = {5, 5, 5, 5};
+  EXPECT_EQ(kept_blocks(page, {0.1f, 0.392f, 0.3f, 0.15f}, 0.5, words, false, true).keep,
+            (std::vector<uint8_t>{0, 1, 1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.1f, 0.392f, 0.3f, 0.15f}, 0.5, words, false, false).keep,
+            (std::vector<uint8_t>{0, 0, 0, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.1f, 0.19f, 0.15f, 0.15f}, 0.5, words, false, true).keep,
+            (std::vector<uint8_t>{0, 0, 0, 0}));
+}
+
 // A page the page-type classifier types as anything but an article is held
 // to the model's threshold for those pages, in cross-validation (by the
 // type a classifier trained on the other folds gives it) as in extraction
