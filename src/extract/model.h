@@ -151,9 +151,10 @@ inline constexpr StagedDecision kStagedDecision{1.0 / 6, 2.0f};
 // as unsure), the threshold is scaled the same way and the page keeps its
 // best blocks. News pages unlike any the model was trained on (Chinese
 // portals) are otherwise left with no text although the gold holds an
-// article; error and consent pages, whose gold is empty, are typed as
-// other than articles or have no block at 0.2. Measured out of fold
-// (docs/evaluation.md, "An article is never emptied").
+// article; error, consent and empty category pages, whose gold is empty,
+// are not typed as articles with 0.9 or more and have no block at 0.2.
+// Measured out of fold (docs/evaluation.md, "An article is never
+// emptied").
 inline constexpr double kSureProbability = 0.98;
 inline constexpr double kEmptiedArticleBest = 0.2;
 inline double page_threshold(double threshold, double best_probability, bool sure_article = false) {
