@@ -56,7 +56,7 @@ std::string code_language(const char* cls) {
   if (cls != nullptr)
     any_token(cls, [&](std::string_view token) {
       for (std::string_view prefix : {"language-", "lang-"})
-        if (token.size() > prefix.size() && iequals(token.substr(0, prefix.size()), prefix)) {
+        if (token.size() > prefix.size() && starts_with_ci(token, prefix)) {
           lang = ascii_lower(token.substr(prefix.size()));
           return true;
         }
