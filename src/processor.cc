@@ -15,6 +15,7 @@
 #include "extract/page_type.h"
 #include "extract/registry.h"
 #include "extract/repeats.h"
+#include "extract/teasers.h"
 #include "record/record.h"
 #include "sign/hashing.h"
 
@@ -281,12 +282,16 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     // cues kept (the learned model, density); a site rule or a stored
     // template is the site's own structure, which outranks a generic cue,
     // and fulltext keeps every visible line by its promise.
-    std::vector<uint8_t> link_lines;
-    if ((labels.extractor == "learned" || labels.extractor == "density") && sure_article(result.page_type, type.article))
+    // So do the leads of the other stories' teasers listed beside the
+    // article.
+    const std::vector<double> words = word_counts(d.blocks);
+    std::vector<uint8_t> link_lines, teasers;
+    if ((labels.extractor == "learned" || labels.extractor == "density") && sure_article(result.page_type, type.article)) {
       link_lines = take_out_link_lines(d.blocks, labels.keep);
+      teasers = take_out_teasers(teaser_lists(d.blocks), words, labels.keep);
+    }
     // The user comments: out of the text, and returned apart when asked.
     // On a forum the posts are the content.
-    const std::vector<double> words = word_counts(d.blocks);
     std::vector<uint8_t> taken_out;  // blocks the stage kept that the comment rule took out
     std::vector<uint8_t> in_comments;
     if (!taken_for_forum(result.page_type, type.forum)) {
@@ -301,7 +306,9 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     // A passage the page carries twice is read once.
     std::vector<uint32_t> repeats = take_out_repeats(repeat_keys(d.blocks), words, labels.keep);
     result.text = kept_text(d.blocks, labels);
-    result.quality = text_quality(labels.probability, labels.keep, words, in_comments);
+    std::vector<uint8_t> ruled_out = teasers;
+    rule_out(ruled_out, in_comments);
+    result.quality = text_quality(labels.probability, labels.keep, words, ruled_out);
     result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata, result.page_type);
     result.title = result.metadata.title;
     result.language = identify_language(result.text, d.blocks.lang, d.content_language);
@@ -334,6 +341,8 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
         trace->furniture[i] = std::string(cascade_->furniture.name(furniture[i]));
       for (std::size_t i = 0; i < link_lines.size() && i < trace->furniture.size(); ++i)
         if (link_lines[i]) trace->furniture[i] = std::string(kLinkLineClass);
+      for (std::size_t i = 0; i < teasers.size() && i < trace->furniture.size(); ++i)
+        if (teasers[i]) trace->furniture[i] = std::string(kTeaserClass);
       trace->dom = std::move(d.dom);
     }
   } catch (const std::bad_alloc&) {

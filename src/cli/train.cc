@@ -236,6 +236,14 @@ int run_train_extract(TrainArgs args) {
       }
       std::printf("\n");
     }
+    std::printf("the teaser rule (same folds): leads the model kept that it takes out, those the gold keeps, and "
+                "each collection's figure (leads left in the text -> taken out):\n");
+    std::printf("  teasers   taken %5zu  gold %4zu", cv.teasers.taken, cv.teasers.gold);
+    for (const auto& [source, left] : cv.teasers.f1_left) {
+      auto now = cv.f1_by_source.find(source);
+      std::printf("  %s %.4f -> %.4f", source.c_str(), left, now == cv.f1_by_source.end() ? 0.0 : now->second);
+    }
+    std::printf("\n");
   }
   std::fflush(stdout);  // the figures before the line on stderr that ends the run
   if (!args.cv_scores.empty())

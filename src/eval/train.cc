@@ -343,6 +343,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
       t.furniture.push_back(furniture.number_of(b.text, b.features.words));
       t.link_line.push_back(is_link_line(b.features));
     }
+    t.teasers = teaser_lists(d.blocks);
     t.repeat_key = repeat_keys(d.blocks);
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
     w.words.push_back(lower_tokens(sp.gold));
@@ -412,6 +413,27 @@ void furniture_by_class(const std::vector<TrainingPage>& pages, const std::vecto
   }
 }
 
+// CrossValidation::teasers from the out-of-fold probabilities.
+void teasers_measured(const std::vector<TrainingPage>& pages, const std::vector<std::vector<float>>& scores,
+                      const std::vector<std::vector<double>>& words, CrossValidation& cv) {
+  std::map<std::string, CollectionScore> sources;
+  for (std::size_t p = 0; p < pages.size(); ++p) {
+    const TrainingPage& t = pages[p];
+    const bool article = cv.article_of(p);
+    const std::vector<uint8_t> without =
+        kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), article, 0, false).keep;
+    sources[t.source].add(t, without);
+    if (!article || t.teasers.lists.empty()) continue;
+    const std::vector<uint8_t> with =
+        kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), article).keep;
+    for (std::size_t b = 0; b < without.size() && b < with.size(); ++b) {
+      if (!without[b] || with[b]) continue;
+      ++cv.teasers.taken;
+      if (b < t.coverage.size() && t.coverage[b] >= 0.5f) ++cv.teasers.gold;
+    }
+  }
+  for (const auto& [source, s] : sources) cv.teasers.f1_left[source] = s.f1();
+}
 
 struct Booster {
   BoosterHandle h = nullptr;
@@ -709,7 +731,8 @@ bool CrossValidation::article_of(std::size_t page) const {
 }
 
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
-                       const std::vector<double>& words, bool forum, bool article, uint8_t left_class) {
+                       const std::vector<double>& words, bool forum, bool article, uint8_t left_class,
+                       bool teasers) {
   KeptBlocks out;
   out.keep.resize(probability.size());
   float best = 0;
@@ -720,7 +743,9 @@ KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& proba
                   !(b < page.furniture.size() && page.furniture[b] != 0 && left_class != kEveryFurniture &&
                     page.furniture[b] != left_class) &&
                   !(article && b < page.link_line.size() && page.link_line[b] != 0);
-  if (!forum && !page.comment_sections.empty()) out.comments = take_out_comments(page.comment_sections, words, out.keep);
+  if (article && teasers) out.ruled_out = take_out_teasers(page.teasers, words, out.keep);
+  if (!forum && !page.comment_sections.empty())
+    rule_out(out.ruled_out, take_out_comments(page.comment_sections, words, out.keep));
   take_out_repeats(page.repeat_key, words, out.keep);
   return out;
 }
@@ -837,7 +862,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
       if (pages[p].snippet_gold) continue;
       const KeptBlocks kept =
           kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->forum_of(p), cv->article_of(p));
-      const double score = text_quality(scores[p], kept.keep, words[p], kept.comments),
+      const double score = text_quality(scores[p], kept.keep, words[p], kept.ruled_out),
                    f1 = kept_f1(pages[p], kept.keep);
       for (const std::string& key : {pages[p].source, std::string("all")}) {
         quality[key].first.push_back(score);
@@ -847,6 +872,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     for (const auto& [source, series] : quality) cv->quality_spearman[source] = spearman(series.first, series.second);
     leaked_by_class(pages, scores, words, names, o, *cv);
     furniture_by_class(pages, scores, words, *cv);
+    teasers_measured(pages, scores, words, *cv);
     cv->out_of_fold = std::move(scores);
   }
   std::vector<std::size_t> all(pages.size());

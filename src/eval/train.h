@@ -15,6 +15,7 @@
 
 #include "extract/comments.h"
 #include "extract/furniture.h"
+#include "extract/teasers.h"
 #include "husk/processor.h"
 #include "husk/status.h"
 
@@ -68,6 +69,9 @@ struct TrainingPage {
   // Per block: whether it is a link line (is_link_line, extract/furniture.h),
   // which extraction takes out of a page it is sure is an article.
   std::vector<uint8_t> link_line;
+  // Its teaser lists (extract/teasers.h), whose leads extraction takes out
+  // of a page it is sure is an article.
+  Teasers teasers;
   // Per block: its repeat_key (extract/repeats.h), so that cross-validation
   // takes repeated text out as extraction does.
   std::vector<uint64_t> repeat_key;
@@ -115,14 +119,19 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
 // repeated text (extract/repeats.h), as Processor::finish does.
 struct KeptBlocks {
   std::vector<uint8_t> keep;
-  std::vector<uint8_t> comments;  // the comment section's blocks; empty when the rule did not apply
+  // The blocks a rule took out for what they are, whatever the model said
+  // (a teaser's lead, the comment section): neither kept nor content to the
+  // quality score (text_quality). Empty when no rule applied.
+  std::vector<uint8_t> ruled_out;
 };
 // `left_class` is a furniture class left in the text (0: none, kEveryFurniture:
-// all), for the measurement of each class.
+// all), for the measurement of each class; `teasers` false leaves teasers'
+// leads in, for the measurement of that rule.
 inline constexpr uint8_t kEveryFurniture = 255;
 static_assert(kEveryFurniture > kMaxFurnitureClasses, "a class number would read as every class");
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
-                       const std::vector<double>& words, bool forum, bool article, uint8_t left_class = 0);
+                       const std::vector<double>& words, bool forum, bool article, uint8_t left_class = 0,
+                       bool teasers = true);
 
 // The benchmark's word F1 of keeping the given blocks of a page (of a
 // gold text).
@@ -254,6 +263,9 @@ struct CrossValidation {
     std::map<std::string, double> f1_left;  // collection -> figure with the class in the text
   };
   std::map<uint8_t, Furniture> furniture;
+  // The teaser rule (extract/teasers.h) measured the same way: the leads it
+  // takes out of what the model kept, and the figures without it.
+  Furniture teasers;
   // Each page's blocks' out-of-fold probabilities (the model that never
   // saw its domain), in page order: for analysis outside husk.
   std::vector<std::vector<float>> out_of_fold;

@@ -72,6 +72,11 @@ double text_quality(const std::vector<float>& probability, const std::vector<uin
   return std::clamp((1.0 - kPrecisionWeight) * sure_f1 + kPrecisionWeight * expected_precision, 0.0, 1.0);
 }
 
+void rule_out(std::vector<uint8_t>& into, const std::vector<uint8_t>& more) {
+  if (into.size() < more.size()) into.resize(more.size(), 0);
+  for (std::size_t i = 0; i < more.size(); ++i) into[i] = into[i] || more[i];
+}
+
 std::vector<double> word_counts(const Blocks& blocks) {
   std::vector<double> words;
   words.reserve(blocks.blocks.size());

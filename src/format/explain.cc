@@ -8,6 +8,7 @@
 #include "extract/furniture.h"
 #include "extract/model.h"
 #include "extract/repeats.h"
+#include "extract/teasers.h"
 #include "html/xml_view.h"
 #include "record/record.h"
 
@@ -184,6 +185,9 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
     if (furniture_line && trace.furniture[i] == kLinkLineClass)
       out += " (the " + esc(stage) + " kept it; it is a link line: most of its words are link text, on a page "
              "typed as an article)";
+    else if (furniture_line && trace.furniture[i] == kTeaserClass)
+      out += " (the " + esc(stage) + " kept it; it is the lead of a teaser: one of a list of headline links "
+             "each with its lead, beside the article)";
     else if (furniture_line)
       out += " (the " + esc(stage) + " kept it; it is page furniture: " + esc(trace.furniture[i]) +
              ", config/extract.toml [furniture])";

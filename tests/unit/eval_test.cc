@@ -243,8 +243,8 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   // has it: an expected F1 of 2 * 9.9 / (11 + 9.9), not 2 * 9.9 / (11 +
   // 9.9 + 8.8), beside the expected precision 9.9 / 11.
   const KeptBlocks kept = kept_blocks(page, {0.9f, 0.8f}, 0.5, words, page.type == "forum", false);
-  EXPECT_EQ(kept.comments, (std::vector<uint8_t>{0, 1}));
-  EXPECT_NEAR(text_quality({0.9f, 0.8f}, kept.keep, words, kept.comments), 0.5 * 19.8 / 20.9 + 0.5 * 0.9, 1e-6);
+  EXPECT_EQ(kept.ruled_out, (std::vector<uint8_t>{0, 1}));
+  EXPECT_NEAR(text_quality({0.9f, 0.8f}, kept.keep, words, kept.ruled_out), 0.5 * 19.8 / 20.9 + 0.5 * 0.9, 1e-6);
   // Nearly all of the kept text: the section is the page itself.
   EXPECT_EQ(kept_blocks(page, {0.3f, 0.8f}, 0.5, words, page.type == "forum", false).keep, (std::vector<uint8_t>{0, 1}));
   page.type = "forum";
@@ -264,6 +264,16 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   EXPECT_EQ(kept_blocks(page, {0.9f, 0.9f}, 0.5, words, false, true).keep, (std::vector<uint8_t>{1, 0}));
   EXPECT_EQ(kept_blocks(page, {0.9f, 0.9f}, 0.5, words, false, false).keep, (std::vector<uint8_t>{1, 1}));
   page.link_line.clear();
+  // And a teaser list's leads, ruled out of the quality score as the
+  // comment section is (the second block is one of three leads; the first
+  // is the article's prose outside the list).
+  page.teasers.prose = {1, 1};
+  page.teasers.lists = {{{1, 2}, {1}}};
+  const KeptBlocks teased = kept_blocks(page, {0.9f, 0.9f}, 0.5, words, false, true);
+  EXPECT_EQ(teased.keep, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(teased.ruled_out, (std::vector<uint8_t>{0, 1}));
+  EXPECT_EQ(kept_blocks(page, {0.9f, 0.9f}, 0.5, words, false, false).keep, (std::vector<uint8_t>{1, 1}));
+  page.teasers = {};
   EXPECT_TRUE(taken_for_forum("forum", 0.0f));
   EXPECT_TRUE(taken_for_forum("article", kForumProbability));
   EXPECT_FALSE(taken_for_forum("article", kForumProbability / 2));

@@ -1,0 +1,165 @@
+#include "extract/teasers.h"
+
+#include <algorithm>
+
+#include "extract/furniture.h"
+
+namespace husk {
+
+namespace {
+
+// A headline is a link of a line's length: a link line (extract/furniture.h),
+// or a link with a word or two beside it (its time, "10:15 Story", or its
+// section), which on a short headline weigh more than a fifth.
+constexpr uint32_t kMaxHeadlineWords = 40;
+constexpr uint32_t kMaxWordsBesideHeadline = 2;
+// A lead is prose: at least a short sentence, and mostly not link text
+// (Readability.js drops candidates past a link density of a half).
+constexpr uint32_t kMinLeadWords = 3;
+constexpr float kMaxLeadLinkDensity = 0.5f;
+// A teaser gives its story a sentence or two; a third paragraph under a
+// headline is an article's (a "Read also" link above the story's body).
+constexpr uint32_t kMaxLeadBlocks = 2;
+// Two links in a row (a section's link above the story's) still head one
+// teaser; a third starts a menu.
+constexpr uint32_t kMaxHeadlineBlocks = 2;
+// A teaser's headline and lead sit close: siblings in a list item or a
+// card ("<li><a>Story</a><div>Lead</div></li>", "<dt>…</dt><dd>…</dd>").
+constexpr uint16_t kMaxTeaserLevels = 3;
+
+enum class Kind { kHeadline, kLead, kNeutral, kOther };
+
+Kind kind_of(const BlockFeatures& f) {
+  if (f.link_words >= 2 && f.words <= kMaxHeadlineWords &&
+      (is_link_line(f) || f.words - f.link_words <= kMaxWordsBesideHeadline))
+    return Kind::kHeadline;
+  if (f.words >= kMinLeadWords && f.link_density <= kMaxLeadLinkDensity && f.heading == 0) return Kind::kLead;
+  // A time, a date or a separator between the teasers.
+  if (f.link_words == 0 && f.words < kMinLeadWords) return Kind::kNeutral;
+  return Kind::kOther;
+}
+
+// The nearest element holding both a and b.
+uint32_t common_ancestor(const std::vector<Element>& elements, uint32_t a, uint32_t b) {
+  while (a != b && a != Element::kNone && b != Element::kNone) {
+    if (elements[a].depth >= elements[b].depth)
+      a = elements[a].parent;
+    else
+      b = elements[b].parent;
+  }
+  return a == b ? a : Element::kNone;
+}
+
+}  // namespace
+
+Teasers teaser_lists(const Blocks& blocks) {
+  Teasers out;
+  const std::vector<Element>& elements = blocks.elements;
+  const std::size_t n = blocks.blocks.size();
+  std::vector<Kind> kind(n, Kind::kOther);
+  out.prose.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (blocks.blocks[i].element >= elements.size()) continue;
+    kind[i] = kind_of(blocks.blocks[i].features);
+    out.prose[i] = kind[i] == Kind::kLead;
+  }
+  // The list being read: the element holding its teasers so far, the depth
+  // of the first teaser's own element (every teaser of a list sits at the
+  // same depth, the cards of one grid or the items of one list), and its
+  // leads.
+  uint32_t top = Element::kNone, teasers = 0;
+  uint16_t teaser_depth = 0;
+  std::vector<uint32_t> leads;
+  auto flush = [&] {
+    if (teasers >= kMinTeasers && top != Element::kNone)
+      out.lists.push_back({{elements[top].first_block, elements[top].end_block}, leads});
+    top = Element::kNone;
+    teasers = 0;
+    leads.clear();
+  };
+  std::size_t i = 0;
+  while (i < n) {
+    // A teaser: one or two headlines, one or two leads, then anything but
+    // a third lead; neutral blocks may sit between.
+    std::size_t j = i, headline = n;
+    uint32_t headlines = 0, lead_blocks = 0;
+    std::vector<uint32_t> its_leads;
+    for (; j < n; ++j) {
+      if (kind[j] == Kind::kNeutral) continue;
+      if (kind[j] == Kind::kHeadline && lead_blocks == 0 && headlines < kMaxHeadlineBlocks) {
+        ++headlines;
+        headline = j;
+      } else if (kind[j] == Kind::kLead && headlines > 0) {
+        ++lead_blocks;
+        its_leads.push_back(static_cast<uint32_t>(j));
+      } else {
+        break;
+      }
+    }
+    if (headlines == 0 || lead_blocks == 0 || lead_blocks > kMaxLeadBlocks) {
+      // No teaser starts at i (an article under its last link when a third
+      // lead follows): the list ends here.
+      // A third link in a row may head the next teaser; anything else
+      // ends the list.
+      flush();
+      i = j < n && kind[j] == Kind::kHeadline ? j : j + 1;
+      continue;
+    }
+    // The teaser's own element: the nearest holding its headline and
+    // leads, at most kMaxTeaserLevels above its lead.
+    uint32_t own = blocks.blocks[headline].element;
+    for (uint32_t b : its_leads) own = common_ancestor(elements, own, blocks.blocks[b].element);
+    const uint32_t lead_element = blocks.blocks[its_leads.front()].element;
+    if (own == Element::kNone || elements[lead_element].depth > elements[own].depth + kMaxTeaserLevels) {
+      flush();
+      i = j;
+      continue;
+    }
+    if (top != Element::kNone && elements[own].depth != teaser_depth) flush();
+    if (top == Element::kNone) {
+      top = own;
+      teaser_depth = elements[own].depth;
+    } else {
+      top = common_ancestor(elements, top, own);
+    }
+    ++teasers;
+    leads.insert(leads.end(), its_leads.begin(), its_leads.end());
+    i = j;
+  }
+  flush();
+  return out;
+}
+
+std::vector<uint8_t> take_out_teasers(const Teasers& teasers, const std::vector<double>& words,
+                                      std::vector<uint8_t>& keep) {
+  std::vector<uint8_t> out(keep.size(), 0);
+  const std::size_t n = std::min({keep.size(), words.size(), teasers.prose.size()});
+  // A lead of one list is no prose beside another in the same container
+  // (a ticker one odd item splits in two).
+  std::vector<uint8_t> lead(n, 0);
+  for (const TeaserList& list : teasers.lists)
+    for (uint32_t b : list.leads)
+      if (b < n) lead[b] = 1;
+  for (const TeaserList& list : teasers.lists) {
+    const BlockRange c = list.container;
+    // Prose kept beside the leads in their container, and outside it.
+    bool beside = false;
+    double outside = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!keep[i] || !teasers.prose[i]) continue;
+      if (i < c.first || i >= c.end)
+        outside += words[i];
+      else if (!lead[i])
+        beside = true;
+    }
+    if (beside || outside == 0) continue;
+    for (uint32_t b : list.leads)
+      if (b < keep.size() && keep[b]) {
+        keep[b] = 0;
+        out[b] = 1;
+      }
+  }
+  return out;
+}
+
+}  // namespace husk

@@ -1,0 +1,140 @@
+// Teaser lists (src/extract/teasers.h): the leads of the other stories a
+// news page lists beside its article leave the text; an article's own
+// paragraphs, with or without links between them, and a page that is only
+// such a list stay.
+#include "extract/teasers.h"
+
+#include <string>
+#include <vector>
+
+#include "husk/extract.h"
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+// The article, then a "Latest news" box of `teasers` items, each a headline
+// link over its lead.
+std::string news_page(int teasers, const std::string& item_extra = "") {
+  std::string html =
+      "<html><body><div class='story'><h1>Harbour festival opens</h1>"
+      "<p>The harbour festival opens on Friday with music on three stages, the organisers said on Tuesday.</p>"
+      "<p>About forty thousand visitors are expected over the weekend, twice as many as last year.</p>"
+      "<p>The parade through the old town starts at noon on Sunday and ends at the harbour.</p></div>"
+      "<div class='side'><h3>Latest</h3><ul>";
+  const char* kLeads[] = {"The council approved the new budget for schools and roads on Monday evening.",
+                          "Trains between the two cities run again after a week of repairs on the line.",
+                          "The museum shows a collection of maps that were lost for over a century.",
+                          "A storm is expected to reach the coast on Thursday, forecasters said."};
+  for (int i = 0; i < teasers; ++i)
+    html += "<li><a href='/news/" + std::to_string(i) + "'>Story number " + std::to_string(i) +
+            " of the day</a><div>" + kLeads[i % 4] + "</div>" + item_extra + "</li>";
+  return html + "</ul></div></body></html>";
+}
+
+std::vector<uint8_t> taken_out(const Blocks& blocks) {
+  std::vector<uint8_t> keep(blocks.blocks.size(), 1);
+  return take_out_teasers(teaser_lists(blocks), word_counts(blocks), keep);
+}
+
+TEST(Teasers, LeadsOfTheOtherStoriesLeaveTheArticle) {
+  Blocks blocks = test::blocks_of(news_page(4));
+  // h1, three paragraphs, the box's heading, four headlines and four leads.
+  ASSERT_EQ(blocks.blocks.size(), 13u);
+  const Teasers teasers = teaser_lists(blocks);
+  ASSERT_EQ(teasers.lists.size(), 1u);
+  EXPECT_EQ(teasers.lists[0].leads, (std::vector<uint32_t>{6, 8, 10, 12}));
+  std::vector<uint8_t> keep(blocks.blocks.size(), 1);
+  const std::vector<uint8_t> out = take_out_teasers(teasers, word_counts(blocks), keep);
+  EXPECT_EQ(out, (std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1}));
+  for (uint32_t b : {6u, 8u, 10u, 12u}) EXPECT_FALSE(keep[b]) << blocks.blocks[b].text;
+  for (uint32_t b : {1u, 2u, 3u}) EXPECT_TRUE(keep[b]) << blocks.blocks[b].text;
+  // What a stage did not keep is not reported.
+  keep.assign(blocks.blocks.size(), 1);
+  keep[8] = 0;
+  EXPECT_EQ(take_out_teasers(teasers, word_counts(blocks), keep)[8], 0);
+}
+
+TEST(Teasers, TwoAreNoList) {
+  Blocks blocks = test::blocks_of(news_page(2));
+  EXPECT_TRUE(teaser_lists(blocks).lists.empty());
+}
+
+// A headline with its time beside it ("10:15 Story") is still a headline
+// when the time weighs more than a fifth of its words; <dt>/<dd> pairs, a
+// news ticker's shape.
+TEST(Teasers, ATickerOfTimedHeadlinesIsAList) {
+  Blocks blocks = test::blocks_of(
+      "<html><body><div><h1>Harbour festival opens</h1>"
+      "<p>The harbour festival opens on Friday with music on three stages, the organisers said on Tuesday.</p>"
+      "<p>About forty thousand visitors are expected over the weekend, twice as many as last year.</p></div>"
+      "<p><a href='/a'>Home</a></p><p><a href='/b'>Letters</a></p><p><a href='/c'>Subscribe now</a></p>"
+      "<dl><dt><span>10:17</span> <a href='/1'>Budget approved</a><dd>The council approved the new budget for "
+      "schools and roads.</dd>"
+      "<dt><span>10:15</span> <a href='/2'>Trains run again</a><dd>Trains between the two cities run again after "
+      "a week of repairs.</dd>"
+      "<dt><span>10:10</span> <a href='/3'>Maps found</a><dd>The museum shows a collection of maps that were "
+      "lost for a century.</dd></dl></body></html>");
+  const Teasers teasers = teaser_lists(blocks);
+  ASSERT_EQ(teasers.lists.size(), 1u);
+  ASSERT_EQ(teasers.lists[0].leads.size(), 3u);
+  // The links before the first teaser do not widen its container past the
+  // <dl>: the article beside it is not in it.
+  const BlockRange c = teasers.lists[0].container;
+  EXPECT_EQ(blocks.blocks[c.first].text.substr(0, 5), "10:17");
+  const std::vector<uint8_t> out = taken_out(blocks);
+  for (uint32_t b : teasers.lists[0].leads) EXPECT_TRUE(out[b]) << blocks.blocks[b].text;
+  EXPECT_FALSE(out[1]);
+  EXPECT_FALSE(out[2]);
+}
+
+// An article that puts a "Read also" link between its paragraphs keeps
+// them: the paragraphs share their container with prose that heads no
+// teaser (the first one).
+TEST(Teasers, AnArticleWithLinksBetweenItsParagraphsKeepsThem) {
+  Blocks blocks = test::blocks_of(
+      "<html><body><div class='story'><h1>Harbour festival opens</h1>"
+      "<p>The harbour festival opens on Friday with music on three stages, the organisers said on Tuesday.</p>"
+      "<p><a href='/1'>Read also: last year's festival in pictures</a></p>"
+      "<p>About forty thousand visitors are expected over the weekend, twice as many as last year.</p>"
+      "<p><a href='/2'>Read also: where to park in the old town</a></p>"
+      "<p>The parade through the old town starts at noon on Sunday and ends at the harbour.</p>"
+      "<p><a href='/3'>Read also: the harbour's new pier opens</a></p>"
+      "<p>Tickets for the evening concerts are sold at the town hall from Wednesday.</p>"
+      "</div><div class='side'><h3>The weekend's forecast</h3><p>Weather: sunny spells and a light breeze from the sea all weekend.</p></div>"
+      "</body></html>");
+  ASSERT_EQ(teaser_lists(blocks).lists.size(), 1u);  // it has the shape
+  const std::vector<uint8_t> out = taken_out(blocks);
+  EXPECT_EQ(out, std::vector<uint8_t>(blocks.blocks.size(), 0));
+}
+
+// A page that is nothing but such a list (a section's front page the
+// classifier was sure was an article) keeps it: with no prose outside the
+// list, the list is the page.
+TEST(Teasers, APageThatIsOnlyTheListKeepsIt) {
+  Blocks blocks = test::blocks_of(
+      "<html><body><h1>Latest</h1><ul>"
+      "<li><a href='/1'>Budget approved by the council</a><p>The council approved the new budget for schools "
+      "and roads.</p></li>"
+      "<li><a href='/2'>Trains run again</a><p>Trains between the two cities run again after a week of "
+      "repairs.</p></li>"
+      "<li><a href='/3'>Maps found in the archive</a><p>The museum shows a collection of maps that were lost "
+      "for a century.</p></li></ul></body></html>");
+  ASSERT_EQ(teaser_lists(blocks).lists.size(), 1u);
+  EXPECT_EQ(taken_out(blocks), std::vector<uint8_t>(blocks.blocks.size(), 0));
+}
+
+// A third paragraph under a headline is an article's body, not a lead: the
+// pair leaves the run, and the list ends before it.
+TEST(Teasers, AThirdParagraphUnderAHeadlineEndsTheList) {
+  Blocks blocks = test::blocks_of(news_page(
+      3, "<p>A second sentence of the lead, as some sites give two.</p><p>And a third, which no teaser has.</p>"));
+  EXPECT_TRUE(teaser_lists(blocks).lists.empty());
+  blocks = test::blocks_of(news_page(3, "<p>A second sentence of the lead, as some sites give two.</p>"));
+  const Teasers two = teaser_lists(blocks);
+  ASSERT_EQ(two.lists.size(), 1u);
+  EXPECT_EQ(two.lists[0].leads.size(), 6u);
+}
+
+}  // namespace
+}  // namespace husk
