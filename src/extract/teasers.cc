@@ -133,26 +133,26 @@ Teasers teaser_lists(const Blocks& blocks) {
 std::vector<uint8_t> take_out_teasers(const Teasers& teasers, const std::vector<double>& words,
                                       std::vector<uint8_t>& keep) {
   std::vector<uint8_t> out(keep.size(), 0);
+  if (teasers.lists.empty()) return out;
   const std::size_t n = std::min({keep.size(), words.size(), teasers.prose.size()});
-  // A lead of one list is no prose beside another in the same container
-  // (a ticker one odd item splits in two).
+  // The kept prose that is no list's lead (a ticker one odd item splits in
+  // two lists is not prose beside either), as running sums of its words,
+  // so that each list is judged in constant time and a page of many lists
+  // in time linear in its blocks.
   std::vector<uint8_t> lead(n, 0);
   for (const TeaserList& list : teasers.lists)
     for (uint32_t b : list.leads)
       if (b < n) lead[b] = 1;
+  std::vector<double> prose(n + 1, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    prose[i + 1] = prose[i] + (keep[i] && teasers.prose[i] && !lead[i] ? words[i] : 0.0);
   for (const TeaserList& list : teasers.lists) {
-    const BlockRange c = list.container;
-    // Prose kept beside the leads in their container, and outside it.
-    bool beside = false;
-    double outside = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!keep[i] || !teasers.prose[i]) continue;
-      if (i < c.first || i >= c.end)
-        outside += words[i];
-      else if (!lead[i])
-        beside = true;
-    }
-    if (beside || outside == 0) continue;
+    const std::size_t first = std::min<std::size_t>(list.container.first, n);
+    const std::size_t end = std::min<std::size_t>(std::max(list.container.end, list.container.first), n);
+    const double inside = prose[end] - prose[first];
+    // Prose beside the leads in their container: an article's paragraphs.
+    // No prose outside it: the list is the page.
+    if (inside > 0 || prose[n] - inside <= 0) continue;
     for (uint32_t b : list.leads)
       if (b < keep.size() && keep[b]) {
         keep[b] = 0;

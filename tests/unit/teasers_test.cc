@@ -136,5 +136,61 @@ TEST(Teasers, AThirdParagraphUnderAHeadlineEndsTheList) {
   EXPECT_EQ(two.lists[0].leads.size(), 6u);
 }
 
+// Two lists and nothing else kept: each is the other's only prose outside
+// it, which is leads, not an article; both stay, whichever comes first.
+TEST(Teasers, TwoListsAloneAreThePage) {
+  Teasers teasers;
+  teasers.prose = {1, 1, 1, 1, 1, 1};
+  teasers.lists = {{{0, 3}, {0, 1, 2}}, {{3, 6}, {3, 4, 5}}};
+  std::vector<uint8_t> keep(6, 1);
+  EXPECT_EQ(take_out_teasers(teasers, std::vector<double>(6, 10.0), keep), std::vector<uint8_t>(6, 0));
+  EXPECT_EQ(keep, std::vector<uint8_t>(6, 1));
+}
+
+// The running sums against their brute-force twin: every list judged by
+// scanning every block, on made-up pages of nested and disjoint lists.
+TEST(Teasers, RunningSumsAgreeWithAScanOfEveryBlock) {
+  uint64_t state = 42;
+  auto next = [&](uint32_t bound) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>((state >> 33) % bound);
+  };
+  for (int round = 0; round < 500; ++round) {
+    const uint32_t n = 1 + next(40);
+    Teasers teasers;
+    std::vector<double> words(n);
+    std::vector<uint8_t> keep(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      teasers.prose.push_back(next(3) != 0);
+      words[i] = 1 + next(30);
+      keep[i] = next(4) != 0;
+    }
+    for (uint32_t l = next(4); l > 0; --l) {
+      const uint32_t first = next(n), end = first + 1 + next(n - first);
+      TeaserList list{{first, end}, {}};
+      for (uint32_t b = first; b < end; ++b)
+        if (next(2) != 0) list.leads.push_back(b);
+      teasers.lists.push_back(list);
+    }
+    // The twin: the kept prose no list leads, in and out of each container.
+    std::vector<uint8_t> lead(n, 0), expected_keep = keep, expected(n, 0);
+    for (const TeaserList& list : teasers.lists)
+      for (uint32_t b : list.leads) lead[b] = 1;
+    for (const TeaserList& list : teasers.lists) {
+      double inside = 0, outside = 0;
+      for (uint32_t i = 0; i < n; ++i) {
+        if (!keep[i] || !teasers.prose[i] || lead[i]) continue;
+        (i >= list.container.first && i < list.container.end ? inside : outside) += words[i];
+      }
+      if (inside > 0 || outside <= 0) continue;
+      for (uint32_t b : list.leads)
+        if (expected_keep[b]) expected_keep[b] = 0, expected[b] = 1;
+    }
+    std::vector<uint8_t> got_keep = keep;
+    EXPECT_EQ(take_out_teasers(teasers, words, got_keep), expected) << "round " << round;
+    EXPECT_EQ(got_keep, expected_keep) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace husk
