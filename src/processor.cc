@@ -339,10 +339,13 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       trace->furniture.assign(furniture.size(), std::string());
       for (std::size_t i = 0; i < furniture.size(); ++i)
         trace->furniture[i] = std::string(cascade_->furniture.name(furniture[i]));
-      for (std::size_t i = 0; i < link_lines.size() && i < trace->furniture.size(); ++i)
-        if (link_lines[i]) trace->furniture[i] = std::string(kLinkLineClass);
-      for (std::size_t i = 0; i < teasers.size() && i < trace->furniture.size(); ++i)
-        if (teasers[i]) trace->furniture[i] = std::string(kTeaserClass);
+      // The rules after the furniture name the blocks they took out.
+      auto name_taken = [&](const std::vector<uint8_t>& taken, std::string_view rule) {
+        for (std::size_t i = 0; i < taken.size() && i < trace->furniture.size(); ++i)
+          if (taken[i]) trace->furniture[i] = std::string(rule);
+      };
+      name_taken(link_lines, kLinkLineClass);
+      name_taken(teasers, kTeaserClass);
       trace->dom = std::move(d.dom);
     }
   } catch (const std::bad_alloc&) {

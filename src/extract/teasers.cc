@@ -33,7 +33,7 @@ enum class Kind { kHeadline, kLead, kNeutral, kOther };
 
 Kind kind_of(const BlockFeatures& f) {
   if (f.link_words >= 2 && f.words <= kMaxHeadlineWords &&
-      (is_link_line(f) || f.words - f.link_words <= kMaxWordsBesideHeadline))
+      (is_link_line(f) || f.words <= f.link_words + kMaxWordsBesideHeadline))
     return Kind::kHeadline;
   if (f.words >= kMinLeadWords && f.link_density <= kMaxLeadLinkDensity && f.heading == 0) return Kind::kLead;
   // A time, a date or a separator between the teasers.
@@ -100,9 +100,8 @@ Teasers teaser_lists(const Blocks& blocks) {
     }
     if (headlines == 0 || lead_blocks == 0 || lead_blocks > kMaxLeadBlocks) {
       // No teaser starts at i (an article under its last link when a third
-      // lead follows): the list ends here.
-      // A third link in a row may head the next teaser; anything else
-      // ends the list.
+      // lead follows): the list ends here. A third link in a row may head
+      // the next teaser; anything else is passed over.
       flush();
       i = j < n && kind[j] == Kind::kHeadline ? j : j + 1;
       continue;

@@ -46,10 +46,11 @@ Teasers teaser_lists(const Blocks& blocks);
 
 // Takes the leads of each list out of what a stage kept, unless its
 // container keeps prose beside them or no prose but leads is kept outside
-// it, each list judged on what the stage kept (given the words of each block, word_counts, husk/extract.h); returns one
-// entry per block, 1 where a kept lead was taken out. Extraction
-// (Processor::finish, on a page it is sure is an article) and the learned
-// model's cross-validation (src/eval/train.cc) both call it.
+// it, each list judged on what the stage kept (given the words of each
+// block, word_counts, husk/extract.h); returns one entry per block, 1
+// where a kept lead was taken out. Extraction (Processor::finish, on a
+// page it is sure is an article) and the learned model's cross-validation
+// (src/eval/train.cc) both call it.
 std::vector<uint8_t> take_out_teasers(const Teasers& teasers, const std::vector<double>& words,
                                       std::vector<uint8_t>& keep);
 
