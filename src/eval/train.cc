@@ -730,6 +730,15 @@ bool CrossValidation::article_of(std::size_t page) const {
   return sure_article(type_of(page), page < article_probability.size() ? article_probability[page] : 0.0f);
 }
 
+double best_threshold(const std::map<double, double>& f1) {
+  double best = -1;
+  for (const auto& [threshold, figure] : f1) best = std::max(best, figure);
+  double chosen = 0.5;
+  for (const auto& [threshold, figure] : f1)
+    if (figure >= best - kThresholdTie) chosen = threshold;
+  return chosen;
+}
+
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
                        const std::vector<double>& words, bool forum, bool article, uint8_t left_class,
                        bool teasers) {
@@ -808,15 +817,11 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     // threshold fitted to the largest alone would not be the one that
     // generalises. Then, the others at it, the one of the pages typed as
     // anything but articles, the same way.
-    double best = -1;
     for (double threshold : o.thresholds) {
       cv->f1_by_source_at[threshold] = score([&](std::size_t) { return threshold; });
       cv->f1[threshold] = mean(cv->f1_by_source_at[threshold]);
-      if (cv->f1[threshold] > best) {
-        best = cv->f1[threshold];
-        cv->threshold = threshold;
-      }
     }
+    cv->threshold = best_threshold(cv->f1);
     // The pages the second model scores (scored_by_others), by the second
     // model of their fold: after the articles' threshold is chosen, which is
     // the articles' model's alone, before the other pages' one.
@@ -834,16 +839,11 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     }
     cv->other_threshold = cv->threshold;
     if (!cv->typed_as.empty()) {
-      best = -1;
-      for (double other : o.thresholds) {
+      for (double other : o.thresholds)
         cv->other_f1[other] = mean(score([&](std::size_t p) {
           return type_threshold(cv->typed_as[p], cv->threshold, other);
         }));
-        if (cv->other_f1[other] > best) {
-          best = cv->other_f1[other];
-          cv->other_threshold = other;
-        }
-      }
+      cv->other_threshold = best_threshold(cv->other_f1);
     }
     std::map<std::string, CollectionScore> typed_scores, sources, languages;
     for (std::size_t p = 0; p < pages.size(); ++p) {

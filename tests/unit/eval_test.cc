@@ -295,6 +295,16 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
 // blocks to the threshold scaled by that block's probability over
 // kSureProbability; a page with a block at kSureProbability or above, or
 // with none at the threshold, to the threshold itself.
+// The best mean wins; means equal at four decimals go to the higher
+// threshold, which keeps less.
+TEST(CrossValidation, ChoosesTheBestThresholdAndTheHigherOfATie) {
+  EXPECT_EQ(best_threshold({{0.40, 0.9247}, {0.45, 0.925578}, {0.50, 0.925567}, {0.55, 0.9244}}), 0.50);
+  EXPECT_EQ(best_threshold({{0.30, 0.927030}, {0.35, 0.926940}, {0.40, 0.926927}}), 0.30);
+  EXPECT_EQ(best_threshold({{0.45, 0.9233}, {0.50, 0.9231}, {0.55, 0.9228}}), 0.45);
+  EXPECT_EQ(best_threshold({{0.30, 0.90}, {0.55, 0.91}}), 0.55);
+  EXPECT_EQ(best_threshold({}), 0.5);
+}
+
 TEST(CrossValidation, HoldsADoubtedPageToItsBestBlock) {
   EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.99), 0.5);
   EXPECT_DOUBLE_EQ(page_threshold(0.5, kSureProbability), 0.5);

@@ -47,6 +47,18 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
       {"Subscribe now to our e-edition for the full story.", "paywall"},
       {"If you are already a subscriber, log in here.", "paywall"},
       {"Jetzt abonnieren und weiterlesen", "paywall"},
+      {"Ошибка в тексте? Выделите ошибку мышью и нажмите Ctrl+Enter", "error_report"},
+      {"Found a typo? Select it and press Ctrl + Enter.", "error_report"},
+      {"Опечатка? Ctrl+Enter", "error_report"},
+      {"责任编辑：廖泽凌", "editor"},
+      {"（責任編輯：趙晗）", "editor"},
+      {"(曹文明 編輯)", "editor"},
+      {"記者陳鈞凱／台北報導", "editor"},
+      {"外汇网声明：外汇网转载上述内容，不表明证实其描述，仅供投资者参考。", "notice"},
+      {"(聲明：刊用《中國新聞周刊》稿件務經書面授權)", "notice"},
+      {"【免责声明】本文仅代表作者本人观点。", "notice"},
+      {"Оцените, пожалуйста, статью. Нам важно Ваше мнение.", "rating"},
+      {"Rate this article", "rating"},
   };
   for (const auto& [text, want] : kLines) EXPECT_EQ(class_of(lines, text), want) << text;
   // Sentences of an article that use the same words are its text.
@@ -58,6 +70,9 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
       "Updated guidelines were published by the ministry on 3 May",
       "Readers left 120 comments under the first report.",
       "It takes 5 minutes to read the whole report, the minister said.",
+      "Press Ctrl+Enter to run the cell.",
+      "Disclaimer: This post was written in collaboration with a sponsor.",
+      "编辑部昨日发表声明，称将继续调查。",
   };
   for (const char* text : kText) EXPECT_EQ(class_of(lines, text), "") << text;
   // A paragraph is never a furniture line, whatever it holds.
