@@ -11,6 +11,7 @@
 // such rather than as a regression.
 #include <openssl/evp.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -131,8 +132,12 @@ TEST(QualityGate, ArticleExtractionBenchmarkF1) {
   const auto collections = test::table_after(doc, "| collection (pages) | **left out**");
   ASSERT_TRUE(collections.count("article-extraction-benchmark"));
   EXPECT_EQ(collections.at("article-extraction-benchmark")[2], three(scores.at("auto").f1) + " (AEB score)");
-  EXPECT_TRUE(test::says(doc, "The in-sample shingle score fell " + three(0.968 - scores.at("auto").f1)))
-      << "docs/evaluation.md: the AEB score's fall from main before (0.968)";
+  const double change = scores.at("auto").f1 - 0.968;
+  const std::string said = three(std::abs(change)) == "0.000" ? "is level with the 0.968"
+                           : change < 0                      ? "fell " + three(-change)
+                                                             : "rose " + three(change);
+  EXPECT_TRUE(test::says(doc, "The in-sample shingle score " + said))
+      << "docs/evaluation.md: the AEB score beside main before (0.968)";
   const auto presets = test::table_rows_after(doc, "| preset | WCXB dev P / R / F1 | AEB P / R / F1 |");
   const ExtractScore& balanced = scores.at("auto");
   EXPECT_EQ(test::row_containing(presets, "default").at(1),

@@ -59,6 +59,13 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
       {"【免责声明】本文仅代表作者本人观点。", "notice"},
       {"Оцените, пожалуйста, статью. Нам важно Ваше мнение.", "rating"},
       {"Rate this article", "rating"},
+      {"Protesters do not want Hong Kong to lose its autonomy (Image: Getty)", "credit"},
+      {"Image copyright Getty Images", "credit"},
+      {"(Reporting by Greg Roumeliotis; editing by Megan Davies)", "contribution"},
+      {"Fox News' Jessica Napoli contributed to this report.", "contribution"},
+      {"Follow Newsbeat on Instagram, Facebook, Twitter and YouTube.", "follow"},
+      {"Like this story? Share it with a friend!", "follow"},
+      {"Note: we are temporarily moderating all comments submitted to deal with a surge in spam.", "comment_prompt"},
   };
   for (const auto& [text, want] : kLines) EXPECT_EQ(class_of(lines, text), want) << text;
   // Sentences of an article that use the same words are its text.
@@ -71,6 +78,8 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
       "Readers left 120 comments under the first report.",
       "It takes 5 minutes to read the whole report, the minister said.",
       "Press Ctrl+Enter to run the cell.",
+      "Reporting by phone was allowed for the first time this year.",
+      "Follow the river north until the bridge.",
       "Disclaimer: This post was written in collaboration with a sponsor.",
       "编辑部昨日发表声明，称将继续调查。",
   };
