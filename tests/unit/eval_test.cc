@@ -291,10 +291,6 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   EXPECT_FALSE(cv.article_of(3));
 }
 
-// A page whose best block passes the threshold but is doubted holds its
-// blocks to the threshold scaled by that block's probability over
-// kSureProbability; a page with a block at kSureProbability or above, or
-// with none at the threshold, to the threshold itself.
 // The best mean wins; means equal at four decimals go to the higher
 // threshold, which keeps less.
 TEST(CrossValidation, ChoosesTheBestThresholdAndTheHigherOfATie) {
@@ -305,6 +301,10 @@ TEST(CrossValidation, ChoosesTheBestThresholdAndTheHigherOfATie) {
   EXPECT_EQ(best_threshold({}), 0.5);
 }
 
+// A page whose best block passes the threshold but is doubted holds its
+// blocks to the threshold scaled by that block's probability over
+// kSureProbability; a page with a block at kSureProbability or above, or
+// with none at the threshold, to the threshold itself.
 TEST(CrossValidation, HoldsADoubtedPageToItsBestBlock) {
   EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.99), 0.5);
   EXPECT_DOUBLE_EQ(page_threshold(0.5, kSureProbability), 0.5);
