@@ -72,7 +72,7 @@ class LearnedExtractor final : public Extractor {
     std::vector<float> probability;
     double cut = 0, best = 0;
     const double threshold = type_threshold(page.page_type, threshold_, other_threshold_);
-    const bool article = sure_article(page.page_type, page.article_probability);
+    const bool article = page.page_type == kArticleType;
     Result<std::vector<uint8_t>> keep = above_threshold(*model_, f->rows, features_.columns(), threshold,
                                                         kStagedDecision, page.deadline, &probability, &cut, &best,
                                                         article);

@@ -126,12 +126,14 @@ struct KeptBlocks {
 };
 // `left_class` is a furniture class left in the text (0: none, kEveryFurniture:
 // all), for the measurement of each class; `teasers` false leaves teasers'
-// leads in, for the measurement of that rule.
+// leads in, for the measurement of that rule; `typed_article`: the page is
+// typed as an article, sure or not, so it is never emptied (page_threshold,
+// extract/model.h).
 inline constexpr uint8_t kEveryFurniture = 255;
 static_assert(kEveryFurniture > kMaxFurnitureClasses, "a class number would read as every class");
 KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& probability, double threshold,
                        const std::vector<double>& words, bool forum, bool article, uint8_t left_class = 0,
-                       bool teasers = true);
+                       bool teasers = true, bool typed_article = false);
 
 // The benchmark's word F1 of keeping the given blocks of a page (of a
 // gold text).
@@ -232,12 +234,14 @@ struct CrossValidation {
   std::map<double, double> other_f1;
   // The threshold page `page` is held to (type_threshold, extract/model.h),
   // its type as extraction would have it ("" untyped), whether
-  // extraction would take it for a forum (taken_for_forum), and whether it
-  // would be sure the page is an article (sure_article).
+  // extraction would take it for a forum (taken_for_forum), whether it
+  // would be sure the page is an article (sure_article), and whether it
+  // types it as one at all.
   double threshold_of(std::size_t page) const;
   std::string_view type_of(std::size_t page) const;
   bool forum_of(std::size_t page) const;
   bool article_of(std::size_t page) const;
+  bool typed_article_of(std::size_t page) const;
   // The figures below are the decision's: both thresholds.
   std::map<std::string, double> f1_by_type;  // over the collections that name several types
   std::map<std::string, double> f1_by_source;

@@ -434,7 +434,7 @@ Result<std::vector<float>> margins_by_chunk(const TreeModel& model, const float*
 Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::vector<float>& rows,
                                              std::size_t columns, double threshold, const StagedDecision& staged,
                                              const Deadline& deadline, std::vector<float>* probability,
-                                             double* page_cut, double* best_out, bool sure_article) {
+                                             double* page_cut, double* best_out, bool article) {
   std::vector<uint8_t> out;
   if (columns == 0 || rows.empty()) return out;
   const std::size_t n = rows.size() / columns;
@@ -496,7 +496,7 @@ Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::
     }
   }
   const double best_probability = 1.0 / (1.0 + std::exp(-(static_cast<double>(best) + base)));
-  const double page = page_threshold(threshold, best_probability, sure_article);
+  const double page = page_threshold(threshold, best_probability, article);
   if (page_cut != nullptr) *page_cut = page;
   if (best_out != nullptr) *best_out = best_probability;
   const float cut = margin_of(page);

@@ -144,22 +144,22 @@ inline constexpr StagedDecision kStagedDecision{1.0 / 6, 2.0f};
 // collections move within their seed spread (docs/evaluation.md, "The
 // page's threshold").
 //
-// An article is never emptied: on a page the page-type classifier is sure
-// is an article (sure_article, extract/page_type.h) whose best block is
-// under the threshold but not one the model rejects outright (at least
-// kEmptiedArticleBest, the lower edge of the band the quality score counts
-// as unsure), the threshold is scaled the same way and the page keeps its
-// best blocks. News pages unlike any the model was trained on (Chinese
-// portals) are otherwise left with no text although the gold holds an
-// article; error, consent and empty category pages, whose gold is empty,
-// are not typed as articles with 0.9 or more and have no block at 0.2.
-// Measured out of fold (docs/evaluation.md, "An article is never
-// emptied").
+// An article is never emptied: on a page the page-type classifier types as
+// an article whose best block is under the threshold but not one the model
+// rejects outright (at least kEmptiedArticleBest, the lower edge of the
+// band the quality score counts as unsure), the threshold is scaled the
+// same way and the page keeps its best blocks. News pages unlike any the
+// model was trained on (Chinese portals) are otherwise left with no text
+// although the gold holds an article; error, consent and empty category
+// pages, whose gold is empty, have no block at 0.2 out of fold. Measured
+// out of fold (docs/evaluation.md, "An article is never emptied"): first
+// on pages typed as articles with 0.9 or more, then on every page typed
+// as one.
 inline constexpr double kSureProbability = 0.98;
 inline constexpr double kEmptiedArticleBest = 0.2;
-inline double page_threshold(double threshold, double best_probability, bool sure_article = false) {
+inline double page_threshold(double threshold, double best_probability, bool article = false) {
   if (best_probability >= kSureProbability) return threshold;
-  if (best_probability < threshold && !(sure_article && best_probability >= kEmptiedArticleBest)) return threshold;
+  if (best_probability < threshold && !(article && best_probability >= kEmptiedArticleBest)) return threshold;
   return threshold * best_probability / kSureProbability;
 }
 
@@ -184,12 +184,11 @@ inline constexpr std::size_t kDeadlineRows = 8192;
 // give it (a settled row's from the first share of the rounds); with
 // `page_cut`, the page's threshold; with `best`, the page's best block's
 // probability (exact when under kSureProbability; at least that otherwise).
-// `sure_article`: the page is sure to be an article (page_threshold).
+// `article`: the page is typed as an article (page_threshold).
 Result<std::vector<uint8_t>> above_threshold(const TreeModel& model, const std::vector<float>& rows,
                                              std::size_t columns, double threshold, const StagedDecision& staged,
                                              const Deadline& deadline = {}, std::vector<float>* probability = nullptr,
-                                             double* page_cut = nullptr, double* best = nullptr,
-                                             bool sure_article = false);
+                                             double* page_cut = nullptr, double* best = nullptr, bool article = false);
 
 // Whether a page the page-type classifier types as other than an article
 // is scored by the second block model (BlockModels::others,

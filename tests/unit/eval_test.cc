@@ -289,6 +289,11 @@ TEST(CrossValidation, TakesTheCommentSectionOutAsExtractionDoes) {
   EXPECT_FALSE(cv.article_of(1));
   EXPECT_FALSE(cv.article_of(2));  // typed as a forum
   EXPECT_FALSE(cv.article_of(3));
+  // Typed as an article at all, sure or not (the page is never emptied).
+  EXPECT_TRUE(cv.typed_article_of(0));
+  EXPECT_TRUE(cv.typed_article_of(1));
+  EXPECT_FALSE(cv.typed_article_of(2));
+  EXPECT_FALSE(cv.typed_article_of(3));
 }
 
 // The best mean wins; means equal at four decimals go to the higher
@@ -322,11 +327,11 @@ TEST(CrossValidation, HoldsADoubtedPageToItsBestBlock) {
             (std::vector<uint8_t>{0, 0, 0, 0}));
 }
 
-// An article is never emptied: a page sure to be an article whose best
-// block is under the threshold, but at kEmptiedArticleBest or more, holds
-// its blocks to the threshold scaled by its best block, as a doubted page
-// does; other pages, and an article whose every block the model rejects,
-// keep none.
+// An article is never emptied: a page typed as an article, sure or not,
+// whose best block is under the threshold, but at kEmptiedArticleBest or
+// more, holds its blocks to the threshold scaled by its best block, as a
+// doubted page does; other pages, and an article whose every block the
+// model rejects, keep none.
 TEST(CrossValidation, KeepsTheBestBlocksOfAnArticleTheModelWouldEmpty) {
   EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.49, true), 0.5 * 0.49 / kSureProbability);
   EXPECT_DOUBLE_EQ(page_threshold(0.5, 0.49, false), 0.5);
@@ -341,6 +346,12 @@ TEST(CrossValidation, KeepsTheBestBlocksOfAnArticleTheModelWouldEmpty) {
   EXPECT_EQ(kept_blocks(page, {0.1f, 0.392f, 0.3f, 0.15f}, 0.5, words, false, false).keep,
             (std::vector<uint8_t>{0, 0, 0, 0}));
   EXPECT_EQ(kept_blocks(page, {0.1f, 0.19f, 0.15f, 0.15f}, 0.5, words, false, true).keep,
+            (std::vector<uint8_t>{0, 0, 0, 0}));
+  // Typed as an article without being sure of it: the same, while its link
+  // lines and teasers stay (those rules ask for a sure article).
+  EXPECT_EQ(kept_blocks(page, {0.1f, 0.392f, 0.3f, 0.15f}, 0.5, words, false, false, 0, true, true).keep,
+            (std::vector<uint8_t>{0, 1, 1, 0}));
+  EXPECT_EQ(kept_blocks(page, {0.1f, 0.19f, 0.15f, 0.15f}, 0.5, words, false, false, 0, true, true).keep,
             (std::vector<uint8_t>{0, 0, 0, 0}));
 }
 
