@@ -391,20 +391,14 @@ void furniture_by_class(const std::vector<TrainingPage>& pages, const std::vecto
   // class takes out are its blocks among them.
   std::vector<std::vector<uint8_t>> kept_with_all(pages.size());
   for (std::size_t p = 0; p < pages.size(); ++p)
-    kept_with_all[p] =
-        kept_blocks(pages[p], scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), cv.article_of(p), kEveryFurniture,
-                    true, cv.typed_article_of(p))
-            .keep;
+    kept_with_all[p] = cv.kept(p, pages[p], scores[p], cv.threshold_of(p), words[p], kEveryFurniture).keep;
   for (uint8_t c : measured) {
     CrossValidation::Furniture& f = cv.furniture[c];
     std::map<std::string, CollectionScore> sources;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       const TrainingPage& t = pages[p];
-      sources[t.source].add(t, c == kEveryFurniture ? kept_with_all[p]
-                                                    : kept_blocks(t, scores[p], cv.threshold_of(p), words[p],
-                                                                  cv.forum_of(p), cv.article_of(p), c, true,
-                                                                  cv.typed_article_of(p))
-                                                          .keep);
+      sources[t.source].add(
+          t, c == kEveryFurniture ? kept_with_all[p] : cv.kept(p, t, scores[p], cv.threshold_of(p), words[p], c).keep);
       const std::vector<uint8_t>& all = kept_with_all[p];
       for (std::size_t b = 0; b < t.furniture.size() && b < all.size(); ++b) {
         if (!all[b] || t.furniture[b] == 0 || (c != kEveryFurniture && t.furniture[b] != c)) continue;
@@ -422,15 +416,10 @@ void teasers_measured(const std::vector<TrainingPage>& pages, const std::vector<
   std::map<std::string, CollectionScore> sources;
   for (std::size_t p = 0; p < pages.size(); ++p) {
     const TrainingPage& t = pages[p];
-    const bool article = cv.article_of(p);
-    const std::vector<uint8_t> without =
-        kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), article, 0, false, cv.typed_article_of(p))
-            .keep;
+    const std::vector<uint8_t> without = cv.kept(p, t, scores[p], cv.threshold_of(p), words[p], 0, false).keep;
     sources[t.source].add(t, without);
-    if (!article || t.teasers.lists.empty()) continue;
-    const std::vector<uint8_t> with =
-        kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), article, 0, true, cv.typed_article_of(p))
-            .keep;
+    if (!cv.article_of(p) || t.teasers.lists.empty()) continue;
+    const std::vector<uint8_t> with = cv.kept(p, t, scores[p], cv.threshold_of(p), words[p]).keep;
     for (std::size_t b = 0; b < without.size() && b < with.size(); ++b) {
       if (!without[b] || with[b]) continue;
       ++cv.teasers.taken;
@@ -627,10 +616,7 @@ void leaked_by_class(const std::vector<TrainingPage>& pages, const std::vector<s
   for (std::size_t p = 0; p < pages.size(); ++p) {
     const TrainingPage& t = pages[p];
     if (t.snippet_gold) continue;
-    const std::vector<uint8_t> keep =
-        kept_blocks(t, scores[p], cv.threshold_of(p), words[p], cv.forum_of(p), cv.article_of(p), 0, true,
-                    cv.typed_article_of(p))
-            .keep;
+    const std::vector<uint8_t> keep = cv.kept(p, t, scores[p], cv.threshold_of(p), words[p]).keep;
     for (std::size_t b = 0; b < keep.size() && b < t.tokens.size(); ++b) {
       if (!keep[b]) continue;
       const double words = static_cast<double>(t.tokens[b].size());
@@ -739,6 +725,13 @@ bool CrossValidation::article_of(std::size_t page) const {
 
 bool CrossValidation::typed_article_of(std::size_t page) const { return type_of(page) == kArticleType; }
 
+KeptBlocks CrossValidation::kept(std::size_t page, const TrainingPage& t, const std::vector<float>& probability,
+                                 double threshold, const std::vector<double>& words, uint8_t left_class,
+                                 bool teasers) const {
+  return kept_blocks(t, probability, threshold, words, forum_of(page), article_of(page), left_class, teasers,
+                     typed_article_of(page));
+}
+
 double best_threshold(const std::map<double, double>& f1) {
   double best = -1;
   for (const auto& [threshold, figure] : f1) best = std::max(best, figure);
@@ -810,10 +803,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     auto score = [&](auto&& threshold) {
       std::map<std::string, CollectionScore> sources;
       for (std::size_t p = 0; p < pages.size(); ++p)
-        sources[pages[p].source].add(
-            pages[p], kept_blocks(pages[p], scores[p], threshold(p), words[p], cv->forum_of(p), cv->article_of(p), 0,
-                                  true, cv->typed_article_of(p))
-                          .keep);
+        sources[pages[p].source].add(pages[p], cv->kept(p, pages[p], scores[p], threshold(p), words[p]).keep);
       std::map<std::string, double> out;
       for (const auto& [source, s] : sources) out[source] = s.f1();
       return out;
@@ -858,10 +848,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     }
     std::map<std::string, CollectionScore> typed_scores, sources, languages;
     for (std::size_t p = 0; p < pages.size(); ++p) {
-      const std::vector<uint8_t> keep =
-          kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->forum_of(p), cv->article_of(p), 0, true,
-                      cv->typed_article_of(p))
-              .keep;
+      const std::vector<uint8_t> keep = cv->kept(p, pages[p], scores[p], cv->threshold_of(p), words[p]).keep;
       if (types_of[pages[p].source].size() > 1) typed_scores[pages[p].type].add(pages[p], keep);
       sources[pages[p].source].add(pages[p], keep);
       if (!pages[p].language.empty()) languages[pages[p].language].add(pages[p], keep);
@@ -873,8 +860,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> quality;
     for (std::size_t p = 0; p < pages.size(); ++p) {
       if (pages[p].snippet_gold) continue;
-      const KeptBlocks kept = kept_blocks(pages[p], scores[p], cv->threshold_of(p), words[p], cv->forum_of(p),
-                                          cv->article_of(p), 0, true, cv->typed_article_of(p));
+      const KeptBlocks kept = cv->kept(p, pages[p], scores[p], cv->threshold_of(p), words[p]);
       const double score = text_quality(scores[p], kept.keep, words[p], kept.ruled_out),
                    f1 = kept_f1(pages[p], kept.keep);
       for (const std::string& key : {pages[p].source, std::string("all")}) {

@@ -242,6 +242,11 @@ struct CrossValidation {
   bool forum_of(std::size_t page) const;
   bool article_of(std::size_t page) const;
   bool typed_article_of(std::size_t page) const;
+  // What extraction keeps of page `page` (kept_blocks) at `threshold`, its
+  // facts (forum, sure article, typed article) as this cross-validation
+  // types it.
+  KeptBlocks kept(std::size_t page, const TrainingPage& t, const std::vector<float>& probability, double threshold,
+                  const std::vector<double>& words, uint8_t left_class = 0, bool teasers = true) const;
   // The figures below are the decision's: both thresholds.
   std::map<std::string, double> f1_by_type;  // over the collections that name several types
   std::map<std::string, double> f1_by_source;
