@@ -7,6 +7,7 @@
 // anything else goes to ICU's charset detector. Labels are mapped the way
 // browsers map them (ISO-8859-1 and ASCII are windows-1252, GB2312 and GBK
 // are GB18030). Bytes that are invalid in the chosen charset become U+FFFD.
+// Text a server encoded twice ("â€™" for "’") is read as it was written.
 //
 // Parse. Before the HTML5 parser (Gumbo) sees the page, a prescan drops what
 // never reaches the text (script, style, svg, noscript, template bodies,
@@ -64,11 +65,18 @@ struct Decoded {
 
 Decoded decode(std::string_view bytes, std::string_view content_type, const DecodeOptions& options = {});
 
-// For text that is already Unicode (JSONL strings): only repairs invalid UTF-8.
+// For text that is already Unicode (JSONL strings): repairs invalid UTF-8
+// and text encoded twice.
 Decoded decode_utf8(std::string_view text);
 
 // Maps a charset label the way browsers do; empty when ICU cannot convert it.
 std::string canonical_charset(std::string_view label);
+
+// Undoes text encoded twice (UTF-8 bytes read as windows-1252 or
+// ISO-8859-1 and written out as UTF-8 again: "â€™" for "’", "Ä…" for
+// "ą"), on text that shows a sequence no text written once holds. Returns
+// the number of characters repaired. decode() and decode_utf8() call it.
+std::size_t undo_double_encoding(std::string& text);
 
 // Replaces every ill-formed UTF-8 sequence with U+FFFD. Returns the number
 // of replacements.

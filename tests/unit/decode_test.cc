@@ -126,5 +126,54 @@ TEST(Decode, BrowserLabelMapping) {
   EXPECT_EQ(canonical_charset("no-such"), "");
 }
 
+// UTF-8 text read as `charset` and written out as UTF-8 again: what a
+// server that stores UTF-8 in a Latin-1 column sends.
+std::string encoded_twice(const std::string& utf8, const char* charset) {
+  UErrorCode err = U_ZERO_ERROR;
+  std::string out(utf8.size() * 4 + 16, '\0');
+  int32_t n = ucnv_convert("UTF-8", charset, out.data(), static_cast<int32_t>(out.size()), utf8.data(),
+                           static_cast<int32_t>(utf8.size()), &err);
+  EXPECT_TRUE(U_SUCCESS(err)) << charset;
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+TEST(Decode, TextEncodedTwiceIsRepaired) {
+  constexpr const char* kPolish = "Zażółć gęślą jaźń, a potem „cytat” – i myślnik.";
+  constexpr const char* kEnglish = "If you\xE2\x80\x99re having trouble reading this \xE2\x80\x94 a \xE2\x80\x9Cquote\xE2\x80\x9D.";
+  constexpr const char* kGreek = "Η Ελλάδα είναι μια χώρα της νοτιοανατολικής Ευρώπης.";
+  for (const char* charset : {"windows-1252", "ISO-8859-1"}) {
+    for (const char* text : {kFrench, kPolish, kEnglish, kRussian, kChinese, kGreek}) {
+      const std::string page = std::string("<html><head><title>t</title></head><body><p>") + text + "</p></body></html>";
+      const std::string twice = encoded_twice(page, charset);
+      ASSERT_NE(twice, page);
+      Decoded d = decode(twice, "text/html; charset=utf-8");
+      EXPECT_EQ(d.html, page) << charset << ": " << text;
+      ASSERT_FALSE(d.warnings.empty()) << charset << ": " << text;
+      EXPECT_NE(d.warnings.back().find("encoded twice"), std::string::npos) << d.warnings.back();
+      EXPECT_EQ(decode_utf8(twice).html, page) << charset << ": " << text;
+    }
+  }
+}
+
+TEST(Decode, TextWrittenOnceIsLeftAsItIs) {
+  // No telling sequence: "Ã©" alone could be a name written once.
+  std::string once = "<p>Voilà » l\xE2\x80\x99\xC3\xA9t\xC3\xA9 de la Straße« — Ã©</p>";
+  std::string copy = once;
+  EXPECT_EQ(undo_double_encoding(copy), 0u);
+  EXPECT_EQ(copy, once);
+  for (const char* text : {kFrench, kRussian, kChinese, kJapanese}) {
+    std::string page = std::string("<p>") + text + "</p>";
+    EXPECT_EQ(undo_double_encoding(page), 0u) << text;
+  }
+  // On a page that does hold text encoded twice, a letter before a quotation
+  // mark or a no-break space written once stays: "ß«" is no character a
+  // page holds (U+07EB), nor is "à »" (U+083B).
+  std::string mixed = "<p>" + encoded_twice("l\xE2\x80\x99\xC3\xA9t\xC3\xA9", "windows-1252") +
+                      " der Straße« und voilà\xC2\xA0» </p>";
+  EXPECT_EQ(undo_double_encoding(mixed), 3u);
+  EXPECT_EQ(mixed, "<p>l\xE2\x80\x99\xC3\xA9t\xC3\xA9 der Straße« und voilà\xC2\xA0» </p>");
+}
+
 }  // namespace
 }  // namespace husk
