@@ -7,6 +7,7 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <initializer_list>
 
@@ -179,6 +180,13 @@ std::string clean_author(std::string_view raw) {
       R"((?i)^\s*(?:(?:written|posted|reviewed|authored|published|words|story|text|report(?:ed|ing)?)\s+by|by|von|par|por|di|door|av|af|przez|автор|author|autor|auteur|autore|écrit par)\s*[:：]?\s+)");
   re2::StringPiece in(s);
   if (RE2::Consume(&in, kPrefix)) s = std::string(in.data(), in.size());
+  // A date written day first, in any language ("Anna Berg, 12 March
+  // 2024", "12. März 2024", "12 марта 2024": a day, a word, a year), ends
+  // a name of two words or more; before one word it is the whole line
+  // ("Sat, 20 Dec, 2025"), which is no name.
+  static const RE2 kDayFirstDate(R"((?i)^(.*?\S)\s*,?\s+\d{1,2}\.?\s+\p{L}+\.?,?\s+\d{4}\b.*$)");
+  std::string name;
+  if (RE2::FullMatch(s, kDayFirstDate, &name) && words_of(name).size() >= 2) s = std::move(name);
   // What follows the name: a separator, a date, "on", "updated".
   static const RE2 kTail(
       R"((?i)(\s+[|•·–—]\s*|\s+-\s+|\s+(?:on|updated|published|posted|last updated|am|le|el|il|op)\s+|\s*\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d).*$)");
@@ -189,6 +197,9 @@ std::string clean_author(std::string_view raw) {
   if (t.empty() || t.size() > kMaxAuthorBytes || looks_like_url(t) || !parse_date(t).empty()) return {};
   std::vector<std::string> words = words_of(t);
   if (words.empty() || words.size() > kMaxAuthorWords) return {};
+  // A name holds a letter: "05" is what a date cut short leaves.
+  const auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || (c & 0x80) != 0; };
+  if (std::none_of(t.begin(), t.end(), letter)) return {};
   for (const std::string& w : words)
     if (w == "author" || w == "authors" || w == "byline" || w == "admin" || (w == "staff" && words.size() == 1))
       return {};

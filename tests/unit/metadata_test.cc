@@ -88,6 +88,13 @@ TEST(Metadata, BylinesRelAuthorAndTimeElements) {
   EXPECT_EQ(byline.date_published, "2024-03-03");
   Metadata von = meta_of("<html><body><p>Von Hans Müller</p><p>Text.</p></body></html>");
   EXPECT_EQ(von.authors, (std::vector<std::string>{"Hans Müller"}));
+  // A date written day first, in any language, ends the name too, and
+  // what holds no letter is no name.
+  for (const char* line : {"By Anna Berg, 12 March 2024", "Von Anna Berg, 12. März 2024", "By Anna Berg 3 Sept. 2021"})
+    EXPECT_EQ(meta_of(std::string("<html><body><p>") + line + "</p><p>Text.</p></body></html>").authors,
+              (std::vector<std::string>{"Anna Berg"}))
+        << line;
+  EXPECT_TRUE(meta_of("<html><body><div class=\"author\">05</div><p>Text.</p></body></html>").authors.empty());
   Metadata ru = meta_of("<html><body><p>Автор: Иван Петров</p><p>Текст.</p></body></html>");
   EXPECT_EQ(ru.authors, (std::vector<std::string>{"Иван Петров"}));
   Metadata rel = meta_of(
