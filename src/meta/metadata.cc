@@ -595,6 +595,13 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
 std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& keep, const std::string& headline,
                             const std::string& sitename, std::string_view url, bool slogan_h1) {
   std::string h = headline_of_page(blocks, keep, headline, sitename, url, slogan_h1);
+  // A date and a time of day a template sets after the headline inside
+  // its <h1> ("Story 06.01.12 08:49") are the page's stamp, no words of
+  // the story; a date alone may name an issue of a series ("Wrap-Up
+  // 12/19/2025"). daniel-dev titles 88.8% -> 89.3% (four gained on one
+  // host, none lost), WCXB dev unchanged.
+  static const RE2 kStamp(R"(\s+\d{1,2}[./-]\d{1,2}[./-]\d{2,4},?\s+\d{1,2}:\d{2}(?::\d{2})?\s*$)");
+  RE2::Replace(&h, kStamp, "");
   const std::size_t bar = h.find(" | ");
   if (bar == std::string::npos) return h;
   const std::string_view rest = std::string_view(h).substr(bar + 3);

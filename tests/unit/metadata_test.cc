@@ -193,6 +193,14 @@ TEST(Metadata, HeadlineNotSiteName) {
     const char* title;
   };
   const Case cases[] = {
+      // A date and time set inside the <h1> after the story are no part of
+      // it; a date alone names an issue of a series and stays.
+      {"<html><head><title>Site ::: Train derails in the east / 06.01.12</title></head><body>"
+       "<h1>Train derails in the east&nbsp;<span> 06.01.12&nbsp;08:49</span></h1><p>x</p></body></html>",
+       nullptr, "Train derails in the east"},
+      {"<html><head><title>Weekly Wrap-Up 12/19/2025 | Blog</title></head><body>"
+       "<h1>Weekly Wrap-Up 12/19/2025</h1><p>x</p></body></html>",
+       nullptr, "Weekly Wrap-Up 12/19/2025"},
       // The <h1> the <title> repeats, not the logo's <h1>.
       {"<html><head><title>Rivers rise again | Daily Planet</title></head><body><h1>Daily Planet</h1>"
        "<h1>Rivers rise again</h1><p>x</p></body></html>",
