@@ -406,6 +406,8 @@ bool names_host(const std::vector<std::string>& words, std::string_view url) {
 // headline rule passes over for a slogan (extract/page_type.h names the
 // types the extraction rules read).
 constexpr std::string_view kServiceType = "service";
+// An article's label: the domain before a colon leaves its title (below).
+constexpr std::string_view kArticlePageType = "article";
 
 std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& keep, const std::string& headline,
                              const std::string& sitename, std::string_view url, bool slogan_h1) {
@@ -593,7 +595,7 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
 // WCXB dev titles 79.9% -> 80.3% (six pages gained, none lost), daniel-dev
 // 86.7% -> 86.8% (one gained).
 std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& keep, const std::string& headline,
-                            const std::string& sitename, std::string_view url, bool slogan_h1) {
+                            const std::string& sitename, std::string_view url, bool slogan_h1, bool article) {
   std::string h = headline_of_page(blocks, keep, headline, sitename, url, slogan_h1);
   // A date and a time of day a template sets after the headline inside
   // its <h1> ("Story 06.01.12 08:49") are the page's stamp, no words of
@@ -602,6 +604,17 @@ std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& ke
   // host, none lost), WCXB dev unchanged.
   static const RE2 kStamp(R"(\s+\d{1,2}[./-]\d{1,2}[./-]\d{2,4},?\s+\d{1,2}:\d{2}(?::\d{2})?\s*$)");
   RE2::Replace(&h, kStamp, "");
+  // An article's title that opens with the site's domain and a colon
+  // ("allAfrica.com: Gambia: Story", "NEWSmsk.com в Москве: Story") names
+  // the site there, as "Site | Story" does; the domain is read from the
+  // text, since a page often comes without its URL. A shop's category page
+  // is named with its site ("Amazon.com: Headphones", a WCXB dev gold
+  // title). daniel-dev titles 89.3% -> 89.6% (two gained on two hosts,
+  // none lost), WCXB dev unchanged.
+  static const RE2 kDomainFirst(R"((?i)^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,6}\b[^:|]{0,24}:\s+)");
+  re2::StringPiece story(h);
+  if (article && RE2::Consume(&story, kDomainFirst) && headline_sized(std::string(story), words_of(story).size()))
+    h = std::string(story);
   const std::size_t bar = h.find(" | ");
   if (bar == std::string::npos) return h;
   const std::string_view rest = std::string_view(h).substr(bar + 3);
@@ -668,7 +681,8 @@ Metadata extract_metadata(const Blocks& blocks, const std::vector<uint8_t>& keep
   step(m.title, "title",
        service ? "the headline rule for a service page (og:title, <title>, JSON-LD headline; an h1 they repeat)"
                : "the headline rule (h1, og:title, JSON-LD headline, <title>)",
-       [&] { return collapse_space(choose_headline(blocks, keep, headline, m.sitename, page_url, service)); });
+       [&] { return collapse_space(choose_headline(blocks, keep, headline, m.sitename, page_url, service,
+                                                  page_type.empty() || page_type == kArticlePageType)); });
 
   // Authors.
   list_step(m.authors, "author", "JSON-LD author", [&] { add_authors(m.authors, ld.texts(ld.find("author", false))); });

@@ -201,6 +201,10 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>Weekly Wrap-Up 12/19/2025 | Blog</title></head><body>"
        "<h1>Weekly Wrap-Up 12/19/2025</h1><p>x</p></body></html>",
        nullptr, "Weekly Wrap-Up 12/19/2025"},
+      // An article's title that opens with the site's domain and a colon.
+      {"<html><head><title>allAfrica.com: Gambia: One-Third of Infections Are Among the Young</title></head>"
+       "<body><p>x</p></body></html>",
+       nullptr, "Gambia: One-Third of Infections Are Among the Young"},
       // The <h1> the <title> repeats, not the logo's <h1>.
       {"<html><head><title>Rivers rise again | Daily Planet</title></head><body><h1>Daily Planet</h1>"
        "<h1>Rivers rise again</h1><p>x</p></body></html>",
