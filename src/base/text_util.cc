@@ -29,14 +29,23 @@ std::size_t utf8_cut(std::string_view s, std::size_t limit) {
   return static_cast<std::size_t>(at);
 }
 
-bool has_letter_or_digit(std::string_view s) {
+namespace {
+
+// Whether a UTF-8 text holds a code point `is` holds for.
+bool holds(std::string_view s, UBool (*is)(UChar32)) {
   for (int32_t at = 0; at < static_cast<int32_t>(s.size());) {
     UChar32 cp = 0;
     U8_NEXT(reinterpret_cast<const uint8_t*>(s.data()), at, static_cast<int32_t>(s.size()), cp);
-    if (cp >= 0 && u_isalnum(cp)) return true;
+    if (cp >= 0 && is(cp)) return true;
   }
   return false;
 }
+
+}  // namespace
+
+bool has_letter_or_digit(std::string_view s) { return holds(s, u_isalnum); }
+
+bool has_letter(std::string_view s) { return holds(s, u_isalpha); }
 
 std::string lower_case(std::string_view text) {
   icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));

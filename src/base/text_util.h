@@ -36,6 +36,8 @@ std::size_t utf8_cut(std::string_view s, std::size_t limit);
 
 // Whether a UTF-8 text holds a letter or a digit (ICU's u_isalnum).
 bool has_letter_or_digit(std::string_view s);
+// Whether a UTF-8 text holds a letter (ICU's u_isalpha).
+bool has_letter(std::string_view s);
 
 inline std::string ascii_lower(std::string_view s) {
   std::string out(s);

@@ -7,7 +7,6 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <initializer_list>
 
@@ -198,8 +197,7 @@ std::string clean_author(std::string_view raw) {
   std::vector<std::string> words = words_of(t);
   if (words.empty() || words.size() > kMaxAuthorWords) return {};
   // A name holds a letter: "05" is what a date cut short leaves.
-  const auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || (c & 0x80) != 0; };
-  if (std::none_of(t.begin(), t.end(), letter)) return {};
+  if (!has_letter(t)) return {};
   for (const std::string& w : words)
     if (w == "author" || w == "authors" || w == "byline" || w == "admin" || (w == "staff" && words.size() == 1))
       return {};
