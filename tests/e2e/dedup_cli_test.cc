@@ -109,7 +109,9 @@ TEST(DedupCli, BinarySignatureFilesGiveTheSameClustersAndReportDamage) {
     auto binary = run_husk(std::string("dedup --singletons --method ") + method + " " + dir.file("signed.hsig") + " 2>/dev/null");
     EXPECT_EQ(binary.exit_code, 0) << method;
     EXPECT_EQ(binary.out, json.out) << method;
-    if (std::string(method) == "minhash") EXPECT_EQ(test::lines(binary.out).size(), 5u);
+    if (std::string(method) == "minhash") {
+      EXPECT_EQ(test::lines(binary.out).size(), 5u);
+    }
   }
   // The third record's first payload byte flipped; then the file cut short.
   uint32_t first = 0, second = 0;
@@ -394,7 +396,9 @@ TEST(DedupCases, ComponentsChainThroughAMiddlePageDegreeDoesNot) {
   for (const std::string& line : test::lines(test::read_file(dir.file("clusters.jsonl")))) {
     auto c = nlohmann::json::parse(line);
     for (const std::string m : c["members"])
-      if (m != c["main"]) EXPECT_EQ(verified.count({c["main"].get<std::string>(), m}), 1u) << line;
+      if (m != c["main"]) {
+        EXPECT_EQ(verified.count({c["main"].get<std::string>(), m}), 1u) << line;
+      }
   }
 }
 

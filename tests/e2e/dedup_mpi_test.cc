@@ -48,8 +48,9 @@ void expect_same_clusters_on_any_ranks(const std::string& input, const std::stri
     ASSERT_EQ(r.exit_code, 0) << run << ": " << test::read_file(dir + "/mpi.log");
     EXPECT_TRUE(test::read_file(out) == expected) << run << ": clusters differ from the plain run";
     EXPECT_TRUE(test::read_file(pairs) == test::read_file(plain_pairs)) << run << ": pairs differ from the plain run";
-    if (!memory.empty())
+    if (!memory.empty()) {
       EXPECT_EQ(test::read_file(dir + "/mpi.log").find(" 0.0 MB spilled"), std::string::npos) << run << " must spill";
+    }
   }
 }
 

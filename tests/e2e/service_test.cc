@@ -673,8 +673,9 @@ TEST(Service, HttpAsClientsSpeakItAndAttackersAbuseIt) {
   std::string status = test::read_file("/proc/" + std::to_string(s.pid()) + "/status");
   const std::size_t hwm = status.find("VmHWM:");
   ASSERT_NE(hwm, std::string::npos);
-  if (!test::kSanitized)
+  if (!test::kSanitized) {
     EXPECT_LT(std::stol(status.substr(hwm + 6)), 200L * 1024) << "peak RSS (kB) after 1,000,000 header lines";
+  }
   auto health = s.client().Get("/healthz");
   EXPECT_TRUE(health && health->status == 200);
 

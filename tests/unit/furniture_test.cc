@@ -133,8 +133,9 @@ TEST(Furniture, LeavesTheTextWhateverStageKeptIt) {
         taken.push_back(trace.furniture[i]);
         EXPECT_FALSE(trace.labels.keep[i]);
       }
-    if (std::string(extractor) == "fulltext")
+    if (std::string(extractor) == "fulltext") {
       EXPECT_EQ(taken, (std::vector<std::string>{"reading_time", "credit", "paywall"}));
+    }
   }
 }
 

@@ -874,7 +874,9 @@ TEST(Index, StreamedVerifyFindsWhatLookingEveryPostingUpFinds) {
       for (const Result<Verdict>& v : index->add(all)) ASSERT_TRUE(v.ok()) << v.status().to_string();
       ASSERT_GT(index->stats().duplicates, 50u) << "the planted clusters must give clusters of several pages";
     }
-    if (d.table != nullptr) ASSERT_TRUE(damage_table(dir.file("db"), d.table, d.flags, d.act)) << d.table;
+    if (d.table != nullptr) {
+      ASSERT_TRUE(damage_table(dir.file("db"), d.table, d.flags, d.act)) << d.table;
+    }
     std::unique_ptr<Index> index = open_index(dir, "db", 3, true);
     ASSERT_NE(index, nullptr);
     const std::vector<std::string> streamed = index->verify(), looked_up = index->verify(true);

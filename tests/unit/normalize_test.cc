@@ -165,8 +165,8 @@ TEST(Normalize, AsciiPathGivesIcusTermsAndSentences) {
       // the typographic characters of English text the path takes
       "\xE2\x80\x99", "\xE2\x80\x98", "\xE2\x80\x9C", "\xE2\x80\x9D", "\xE2\x80\x93", "\xE2\x80\x94",
       "\xE2\x80\xA6", "\xC2\xA0", "don\xE2\x80\x99t", "\xE2\x80\x98quoted\xE2\x80\x99",
-      "\xE2\x80\x9CHi.\xE2\x80\x9D she", "end.\xE2\x80\x9D Next", "a\xE2\x80\x94b", "x\xE2\x80\xA6y",
-      "1\xE2\x80\x99000", "p.\xC2\xA0B"};
+      "\xE2\x80\x9CHi.\xE2\x80\x9D she", "end.\xE2\x80\x9D Next", "a\xE2\x80\x94" "b", "x\xE2\x80\xA6y",
+      "1\xE2\x80\x99" "000", "p.\xC2\xA0" "B"};
   std::mt19937_64 random(29);
   std::uniform_int_distribution<std::size_t> piece(0, std::size(kPieces) - 1), length(1, 40), joined(0, 3);
   std::vector<std::string> texts;

@@ -72,8 +72,9 @@ TEST(Record, EveryWriterFollowsTheTable) {
   nlohmann::ordered_json line = nlohmann::ordered_json::parse(to_jsonl(page));
   expect_table_order(line);
   for (const RecordField& f : record_fields())
-    if (f.part == RecordPart::kPage && full.contains(std::string(f.name)))
+    if (f.part == RecordPart::kPage && full.contains(std::string(f.name))) {
       EXPECT_EQ(line[std::string(f.name)], full[std::string(f.name)]) << f.name;
+    }
   EXPECT_FALSE(page_record(page, /*with_text=*/false).contains("text"));
 }
 
