@@ -611,7 +611,7 @@ std::string choose_headline(const Blocks& blocks, const std::vector<uint8_t>& ke
   // none lost), WCXB dev unchanged.
   static const RE2 kDomainFirst(R"((?i)^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,6}\b[^:|]{0,24}:\s+)");
   re2::StringPiece story(h);
-  if (article && RE2::Consume(&story, kDomainFirst) && headline_sized(std::string(story), words_of(story).size()))
+  if (article && RE2::Consume(&story, kDomainFirst) && headline_sized(story, words_of(story).size()))
     h = std::string(story);
   const std::size_t bar = h.find(" | ");
   if (bar == std::string::npos) return h;
