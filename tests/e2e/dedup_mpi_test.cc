@@ -1,4 +1,4 @@
-// mpirun -np 1|2|4 husk dedup gives the plain run's clusters and pairs
+// mpirun -np 1|2|3 husk dedup gives the plain run's clusters and pairs
 // byte for byte: on the near-duplicate dev set (its clean texts, and its
 // whole texts with URLs, whose frame lines every rank counts), with the
 // containment measure, on a generated 50,000-document corpus, and with a
@@ -26,16 +26,18 @@ std::string mpirun() {
   return "";
 }
 
-// The clusters and pairs of `husk dedup OPTIONS input` on 1, 2 and 4 ranks
-// and with budgets that spill (the corpus engine only) are the plain run's.
+// The clusters and pairs of `husk dedup OPTIONS input` on 1, 2 and 3 ranks,
+// 3 with a budget that spills every rank's keys (the corpus engine only),
+// are the plain run's. Three ranks split the input unevenly; more ranks on
+// the 2-core CI machine cost ~1.5 s of start-up each and test nothing new.
 void expect_same_clusters_on_any_ranks(const std::string& input, const std::string& dir, const std::string& launcher,
                                        std::size_t min_clusters, const std::string& options = "") {
   const std::string plain = dir + "/plain.jsonl", plain_pairs = dir + "/plain-pairs.jsonl";
   ASSERT_EQ(run_husk("dedup " + options + input + " -o " + plain + " --pairs " + plain_pairs + " 2>/dev/null").exit_code, 0);
   const std::string expected = test::read_file(plain);
   ASSERT_GE(test::lines(expected).size(), min_clusters);
-  std::vector<std::string> runs = {"-np 1", "-np 2", "-np 4"};
-  if (options.empty()) runs.insert(runs.end(), {"-np 2 --memory 256K", "-np 3 --memory 64K"});
+  const std::vector<std::string> runs =
+      options.empty() ? std::vector<std::string>{"-np 1", "-np 2", "-np 3 --memory 64K"} : std::vector<std::string>{"-np 2", "-np 3"};
   for (const std::string& run : runs) {
     std::string np(run), memory;
     if (auto at = np.find(" --memory"); at != std::string::npos) {
