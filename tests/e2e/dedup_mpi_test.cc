@@ -20,7 +20,7 @@ using test::TempDir;
 // mpirun, or "" (a failure under CI, where make deps installs it).
 std::string mpirun() {
   if (run_command("command -v mpirun >/dev/null 2>&1").exit_code == 0)
-    // Root may run ranks here (CI runs as root); two cores take four ranks.
+    // Root may run ranks here (CI runs as root); two cores take three ranks.
     return "mpirun --allow-run-as-root --oversubscribe ";
   test::missing("mpirun (make deps installs openmpi-bin)");
   return "";
