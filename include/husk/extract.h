@@ -334,7 +334,7 @@ struct PageView {
   // "listing", ...): the learned extractor holds an article's blocks to
   // the model's threshold and other pages' to the model's threshold for
   // those (type_threshold, src/extract/model.h).
-  std::string_view page_type;
+  std::string_view page_type = {};
   // The same classifier's probability that the page is an article (1 when
   // it was not classified): the learned extractor's second block model
   // scores only pages it gives little chance of being one.

@@ -18,7 +18,7 @@ struct SnippetCase {
   std::vector<std::string> must_not;
 };
 
-const SnippetCase kCases[] = {
+const SnippetCase kSnippetCases[] = {
     {"042bb7b5feda", {"Gaming used to be so simple. We’d buy", "Now we spend money over and over on"}, {"Privacy Policy", "Terms of Use", "Newsletter"}},
     {"04a6711caa7c", {"Americans have gone to the polls four times", "I don’t see the downside. A long inquiry"}, {"Newsletter", "Subscribe", "Advertisement"}},
     {"05844573ca7e", {"New electric vehicles, several new small SUVs, a", "The 2021 RAV4 Prime will be able to"}, {"Terms of Use", "Newsletter", "Subscribe"}},
@@ -41,11 +41,11 @@ TEST(RealPages, ArticleSentencesInFurnitureOut) {
   Result<Processor> pipeline = Processor::make(defaults);
   ASSERT_TRUE(pipeline.ok());
   ingest({root + "/html"}, IngestOptions{}, [&](RawPage&& page) {
-    for (const SnippetCase& c : kCases)
+    for (const SnippetCase& c : kSnippetCases)
       if (page.id.rfind(c.page, 0) == 0) text_by_prefix[c.page] = pipeline->process(page).text;
     return true;
   });
-  for (const SnippetCase& c : kCases) {
+  for (const SnippetCase& c : kSnippetCases) {
     ASSERT_TRUE(text_by_prefix.count(c.page)) << c.page;
     const std::string& text = text_by_prefix[c.page];
     for (const std::string& s : c.must) EXPECT_NE(text.find(s), std::string::npos) << c.page << " lacks: " << s;

@@ -20,7 +20,7 @@ struct ReproCase {
 
 void PrintTo(const ReproCase& c, std::ostream* os) { *os << c.name; }
 
-const ReproCase kCases[] = {
+const ReproCase kReproCases[] = {
     {"dedup_lexrand_nonnumeric", "dedup --method lexrand REPRO/dedup-lexrand-nonnumeric.jsonl", 1,
      {"dedup-lexrand-nonnumeric.jsonl:1:", "sig.lexrand is malformed"}},
     {"dedup_lexrand_overflow", "dedup --method lexrand REPRO/dedup-lexrand-overflow.jsonl", 1,
@@ -57,7 +57,7 @@ TEST_P(Repro, ClearErrorAndExitOne) {
   for (const char* said : c.says) EXPECT_NE(r.out.find(said), std::string::npos) << "missing \"" << said << "\" in\n" << r.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Cli, Repro, ::testing::ValuesIn(kCases),
+INSTANTIATE_TEST_SUITE_P(Cli, Repro, ::testing::ValuesIn(kReproCases),
                          [](const ::testing::TestParamInfo<ReproCase>& info) { return std::string(info.param.name); });
 
 // A gzip-encoded WARC record that inflates to 1 GiB: reported as that
@@ -154,7 +154,9 @@ TEST(Repro, ShortPagesSharingOnePhraseStayLinear) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_LT(secs, 60.0);
-  if (!test::kSanitized) EXPECT_LT(std::atol(test::read_file(tmp.file("peak")).c_str()), 256L * 1024);
+  if (!test::kSanitized) {
+    EXPECT_LT(std::atol(test::read_file(tmp.file("peak")).c_str()), 256L * 1024);
+  }
   std::vector<std::string> lines = test::lines(r.out);
   ASSERT_EQ(lines.size(), 1u) << r.out.substr(0, 500);
   EXPECT_EQ(nlohmann::json::parse(lines[0])["members"], nlohmann::json({"7", "copy"}));
