@@ -24,7 +24,7 @@ bool valid_day(int y, int m, int d) {
 }
 
 std::string ymd(int y, int m, int d) {
-  char buf[16];
+  char buf[40];  // room for any three ints, whatever the caller checked
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, d);
   return buf;
 }
