@@ -52,8 +52,9 @@ std::unordered_map<uint32_t, std::string> xpaths(const Dom& dom, const Blocks& b
       if (c.type() == pugi::node_element) ++total[c.name()];
     for (pugi::xml_node c = parent.first_child(); c; c = c.next_sibling()) {
       if (c.type() != pugi::node_element) continue;
-      std::string step = path + "/" + c.name();
-      if (total[c.name()] > 1) step += "[" + std::to_string(++seen[c.name()]) + "]";
+      std::string step = path;
+      step.append("/").append(c.name());
+      if (total[c.name()] > 1) step.append("[").append(std::to_string(++seen[c.name()])).append("]");
       if (auto number = view.number.find(c.internal_object()); number != view.number.end())
         if (auto it = out.find(number->second); it != out.end()) it->second = step;
       stack.emplace_back(c, std::move(step));

@@ -271,7 +271,11 @@ class Writer {
       // GitHub's pipe tables need a header row: the first row is it.
       for (std::size_t r = 0; r < rows.size(); ++r) {
         t += "|";
-        for (std::size_t c = 0; c < columns; ++c) t += " " + (c < rows[r].size() ? rows[r][c] : std::string()) + " |";
+        for (std::size_t c = 0; c < columns; ++c) {
+          t += ' ';
+          if (c < rows[r].size()) t += rows[r][c];
+          t += " |";
+        }
         if (r == 0) {
           t += "\n|";
           for (std::size_t c = 0; c < columns; ++c) t += " --- |";
