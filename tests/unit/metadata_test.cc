@@ -201,6 +201,12 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>Weekly Wrap-Up 12/19/2025 | Blog</title></head><body>"
        "<h1>Weekly Wrap-Up 12/19/2025</h1><p>x</p></body></html>",
        nullptr, "Weekly Wrap-Up 12/19/2025"},
+      // An <h1>'s <small> is its subtitle; with the stamp after it left out
+      // too, the headline is the part the <title> writes first.
+      {"<html><head><title>Site ::: Train derails in the east / Two cars left the track / 06.01.12</title></head>"
+       "<body><h1>Train derails in the east<br><small>Two cars left the track</small>&nbsp;<span> "
+       "06.01.12&nbsp;08:49</span></h1><p>x</p></body></html>",
+       nullptr, "Train derails in the east"},
       // An article's title that opens with the site's domain and a colon.
       {"<html><head><title>allAfrica.com: Gambia: One-Third of Infections Are Among the Young</title></head>"
        "<body><p>x</p></body></html>",
