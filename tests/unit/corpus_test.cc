@@ -62,7 +62,7 @@ std::vector<DedupPage> planted_pages(std::size_t n, uint64_t seed) {
   for (std::size_t i = 0; i < cdf.size(); ++i) cdf[i] = sum += 1.0 / static_cast<double>(i + 1);
   auto word = [&] {
     double u = static_cast<double>(rng() >> 11) * 0x1.0p-53 * sum;
-    return std::string("w").append(std::to_string(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin()));
+    return "w" + std::to_string(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
   };
   std::vector<std::vector<std::string>> texts;
   std::vector<DedupPage> pages;
@@ -255,7 +255,7 @@ TEST(CorpusDedup, RanksWithoutPagesAndAnEmptyCorpus) {
 TEST(CorpusDedup, OnePageCopiedAHundredThousandTimesIsOneClusterWithoutQuadraticWork) {
   std::vector<DedupPage> one = planted_pages(1, 9);
   std::vector<DedupPage> pages(100000, one[0]);
-  for (std::size_t i = 0; i < pages.size(); ++i) pages[i].id = std::string("c").append(std::to_string(i));
+  for (std::size_t i = 0; i < pages.size(); ++i) pages[i].id = "c" + std::to_string(i);
   ThreadHub hub(2);
   std::vector<uint64_t> candidates(2);
   auto work = [&](int r) {
