@@ -29,9 +29,28 @@ constexpr uint32_t kMaxHeadlineBlocks = 2;
 // Two levels lost WCXB dev 0.0002 at seed 1.
 constexpr uint16_t kMaxTeaserLevels = 3;
 
-enum class Kind { kHeadline, kLead, kNeutral, kOther };
+// A teaser written as one line of a list: its headline link and the
+// opening of its story, cut where the excerpt ends ("<li><a>Story</a>
+// <span>NEW YORK: The story opens ...</span></li>"). The cut is what tells
+// it from a list item that links a word of its own prose: an excerpt a
+// site's software makes ends in an ellipsis ("...", "…", WordPress's
+// "[…]"); an article's prose does not, three items in a row.
+constexpr std::string_view kExcerptEnds[] = {"...", "\u2026", "[\u2026]", "[...]"};
 
-Kind kind_of(const BlockFeatures& f) {
+bool cut_as_excerpt(std::string_view text) {
+  for (std::string_view end : kExcerptEnds)
+    if (text.ends_with(end)) return true;
+  return false;
+}
+
+enum class Kind { kHeadline, kLead, kTeaser, kNeutral, kOther };
+
+Kind kind_of(const Block& block) {
+  const BlockFeatures& f = block.features;
+  if ((f.flags & kBlockListItem) != 0 && f.link_words >= 2 && f.link_words <= kMaxHeadlineWords &&
+      f.words >= f.link_words + kMinLeadWords && f.link_density <= kMaxLeadLinkDensity && f.heading == 0 &&
+      cut_as_excerpt(block.text))
+    return Kind::kTeaser;
   if (f.link_words >= 2 && f.words <= kMaxHeadlineWords &&
       (is_link_line(f) || f.words <= f.link_words + kMaxWordsBesideHeadline))
     return Kind::kHeadline;
@@ -62,8 +81,8 @@ Teasers teaser_lists(const Blocks& blocks) {
   out.prose.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     if (blocks.blocks[i].element >= elements.size()) continue;
-    kind[i] = kind_of(blocks.blocks[i].features);
-    out.prose[i] = kind[i] == Kind::kLead;
+    kind[i] = kind_of(blocks.blocks[i]);
+    out.prose[i] = kind[i] == Kind::kLead || kind[i] == Kind::kTeaser;
   }
   // The list being read: the element holding its teasers so far, the depth
   // of the first teaser's own element (every teaser of a list sits at the
@@ -86,7 +105,14 @@ Teasers teaser_lists(const Blocks& blocks) {
     std::size_t j = i, headline = n;
     uint32_t headlines = 0, lead_blocks = 0;
     std::vector<uint32_t> its_leads;
-    for (; j < n; ++j) {
+    const bool whole = kind[i] == Kind::kTeaser;  // a teaser in one block: its own headline and lead
+    if (whole) {
+      headline = i;
+      headlines = lead_blocks = 1;
+      its_leads.push_back(static_cast<uint32_t>(i));
+      j = i + 1;
+    }
+    for (; !whole && j < n; ++j) {
       if (kind[j] == Kind::kNeutral) continue;
       if (kind[j] == Kind::kHeadline && lead_blocks == 0 && headlines < kMaxHeadlineBlocks) {
         ++headlines;
@@ -103,7 +129,7 @@ Teasers teaser_lists(const Blocks& blocks) {
       // lead follows): the list ends here. A third link in a row may head
       // the next teaser; anything else is passed over.
       flush();
-      i = j < n && kind[j] == Kind::kHeadline ? j : j + 1;
+      i = j < n && (kind[j] == Kind::kHeadline || kind[j] == Kind::kTeaser) ? j : j + 1;
       continue;
     }
     // The teaser's own element: the nearest holding its headline and

@@ -60,6 +60,34 @@ TEST(Teasers, TwoAreNoList) {
   EXPECT_TRUE(teaser_lists(blocks).lists.empty());
 }
 
+// A teaser in one line: the headline link, then the opening of its story
+// cut with an ellipsis in the same list item. Without the cut the items
+// are a list of points with a link in each, and stay.
+std::string one_line_teasers(const std::string& cut) {
+  std::string html =
+      "<html><body><div class='story'><h1>Harbour festival opens</h1>"
+      "<p>The harbour festival opens on Friday with music on three stages, the organisers said on Tuesday.</p>"
+      "<p>About forty thousand visitors are expected over the weekend, twice as many as last year.</p></div>"
+      "<div class='breaking'><ul>";
+  for (int i = 0; i < 4; ++i)
+    html += "<li><a href='/news/" + std::to_string(i) + "'>Story number " + std::to_string(i) +
+            " of the day</a> <span>NEW YORK: The council approved the new budget for schools and roads on "
+            "Monday" + cut + "</span></li>";
+  return html + "</ul></div></body></html>";
+}
+
+TEST(Teasers, OneLineTeasersCutWithAnEllipsisAreAList) {
+  for (const std::string cut : {"...", "\u2026", " [\u2026]"}) {
+    Blocks blocks = test::blocks_of(one_line_teasers(cut));
+    // h1, two paragraphs, four items.
+    ASSERT_EQ(blocks.blocks.size(), 7u) << cut;
+    EXPECT_EQ(taken_out(blocks), (std::vector<uint8_t>{0, 0, 0, 1, 1, 1, 1})) << cut;
+  }
+  Blocks uncut = test::blocks_of(one_line_teasers("."));
+  ASSERT_EQ(uncut.blocks.size(), 7u);
+  EXPECT_TRUE(teaser_lists(uncut).lists.empty());
+}
+
 // A headline with its time beside it ("10:15 Story") is still a headline
 // when the time weighs more than a fifth of its words; <dt>/<dd> pairs, a
 // news ticker's shape.
