@@ -64,7 +64,8 @@ TEST(RealPages, ArticleSentencesInFurnitureOut) {
 TEST(RealPages, NoNewsArticleIsEmptied) {
   const std::string daniel = test::dataset("daniel-dev"), aeb = test::dataset("article-extraction-benchmark");
   if (daniel.empty() || aeb.empty()) GTEST_SKIP() << "a news collection is absent from ../shared/datasets";
-  Result<Processor> pipeline = Processor::make(ProcessorOptions{});
+  const ProcessorOptions defaults;
+  Result<Processor> pipeline = Processor::make(defaults);
   ASSERT_TRUE(pipeline.ok());
   std::size_t articles = 0, kept_by_the_rule = 0;
   ingest({daniel + "/html", aeb + "/html"}, IngestOptions{}, [&](RawPage&& page) {
@@ -103,7 +104,8 @@ TEST(RealPages, TheLeadsOfOtherStoriesLeaveTheArticle) {
        "A vida requer da gente otimismo e coragem"},
       {"ff0f958ade714ebfaf5c0b42b1c0152a62063f4e6f72141406ccefc4a2677f21",
        "Эта диета пришла к нам с запада", "Популярная диета при активном ритме жизни."}};
-  Result<Processor> pipeline = Processor::make(ProcessorOptions{});
+  const ProcessorOptions defaults;
+  Result<Processor> pipeline = Processor::make(defaults);
   ASSERT_TRUE(pipeline.ok());
   std::size_t seen = 0;
   for (const Case& c : cases) {
@@ -126,7 +128,8 @@ TEST(RealPages, TheSameTextWithOrWithoutAUrl) {
   if (root.empty()) GTEST_SKIP() << "../shared/datasets/article-extraction-benchmark is absent";
   std::ifstream gold_in(root + "/ground-truth.json");
   nlohmann::json gold = nlohmann::json::parse(gold_in);
-  Result<Processor> pipeline = Processor::make(ProcessorOptions{});
+  const ProcessorOptions defaults;
+  Result<Processor> pipeline = Processor::make(defaults);
   ASSERT_TRUE(pipeline.ok());
   std::size_t pages = 0;
   ingest({root + "/html"}, IngestOptions{}, [&](RawPage&& page) {
