@@ -47,14 +47,15 @@ enum class Kind { kHeadline, kLead, kTeaser, kNeutral, kOther };
 
 Kind kind_of(const Block& block) {
   const BlockFeatures& f = block.features;
-  if ((f.flags & kBlockListItem) != 0 && f.link_words >= 2 && f.link_words <= kMaxHeadlineWords &&
-      f.words >= f.link_words + kMinLeadWords && f.link_density <= kMaxLeadLinkDensity && f.heading == 0 &&
-      cut_as_excerpt(block.text))
+  // Text a lead is made of: mostly not links, no heading.
+  const bool prose = f.link_density <= kMaxLeadLinkDensity && f.heading == 0;
+  if ((f.flags & kBlockListItem) != 0 && prose && f.link_words >= 2 && f.link_words <= kMaxHeadlineWords &&
+      f.words >= f.link_words + kMinLeadWords && cut_as_excerpt(block.text))
     return Kind::kTeaser;
   if (f.link_words >= 2 && f.words <= kMaxHeadlineWords &&
       (is_link_line(f) || f.words <= f.link_words + kMaxWordsBesideHeadline))
     return Kind::kHeadline;
-  if (f.words >= kMinLeadWords && f.link_density <= kMaxLeadLinkDensity && f.heading == 0) return Kind::kLead;
+  if (f.words >= kMinLeadWords && prose) return Kind::kLead;
   // A time, a date or a separator between the teasers.
   if (f.link_words == 0 && f.words < kMinLeadWords) return Kind::kNeutral;
   return Kind::kOther;
