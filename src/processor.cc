@@ -82,7 +82,8 @@ struct Processor::Cascade {
     if (typer && !blocks.blocks.empty()) {
       page_features = compute_page_features(*features, *density, view);
       view.features = &page_features;
-      *type = typer->classify(*features, page_features.rows);
+      *type = settle_type(typer->classify(*features, page_features.rows),
+                          features->reads_as_article(page_features.rows));
       view.page_type = type->name;
       view.article_probability = type->article;
     }

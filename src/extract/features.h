@@ -46,6 +46,12 @@ class FeatureExtractor {
   // Each block's words (BlockFeatures::words), read back from rows().
   std::vector<double> block_words(const std::vector<float>& rows) const;
 
+  // Whether the page has an article's shape, read from rows() alone: a
+  // headline (a heading that is the page's title, or mostly the title's
+  // words) with prose under it, the most of the page's prose
+  // (extract/page_type.h, settle_type).
+  bool reads_as_article(const std::vector<float>& rows) const;
+
  private:
   struct Families;
   std::unique_ptr<Families> families_;

@@ -43,4 +43,13 @@ PageType PageTyper::classify(const FeatureExtractor& features, const std::vector
   return out;
 }
 
+PageType settle_type(PageType type, bool reads_as_article) {
+  if (reads_as_article && type.article >= kOthersArticleProbability &&
+      (type.name == "listing" || type.name == "collection")) {
+    type.name = std::string(kArticleType);
+    type.article = std::max(type.article, kSureArticleProbability);
+  }
+  return type;
+}
+
 }  // namespace husk

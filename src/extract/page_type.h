@@ -50,6 +50,23 @@ inline bool sure_article(std::string_view type, float article_probability) {
   return type == kArticleType && article_probability >= kSureArticleProbability;
 }
 
+// An article stays an article: a page the classifier types as a listing or
+// a collection whose shape is an article's (FeatureExtractor::
+// reads_as_article: a headline with a story's prose under it, the most of
+// the page's prose) is decided as one, sure enough for the article's
+// threshold and rules (teasers, link lines), when the classifier gives it
+// at least kOthersArticleProbability of being one (the guard of the second
+// block model: below it the classifier all but rules an article out). The
+// classifier reads page-wide shares (links, lists, repeated items), and a
+// news page in a language or of a kind it has not seen (Greek, Chinese and
+// Russian portals, a dozen teasers and menus around a short story) reads as
+// a list by those; a real listing's heading heads its items, not a story.
+// Service, product and forum pages keep their type: a product's
+// description or a thread's first post under its headline is the same
+// shape, and their gold keeps what the article rules take out.
+// docs/evaluation.md, "An article stays an article".
+PageType settle_type(PageType type, bool reads_as_article);
+
 class PageTyper {
  public:
   // The classifier compiled into husk; fails when it was not trained on

@@ -1,0 +1,92 @@
+// An article stays an article (extract/page_type.h, settle_type): a page
+// the classifier types as a listing or a collection but whose shape is an
+// article's (FeatureExtractor::reads_as_article: a headline the title
+// names, a story's prose under it) is decided as an article; a listing of
+// stories, each headed as the first or by a link, is not.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "extract/features.h"
+#include "extract/page_type.h"
+#include "extract/registry.h"
+#include "husk/extract.h"
+#include "unit/test_util.h"
+
+namespace husk {
+namespace {
+
+const char* const kStoryParagraphs[] = {
+    "The harbour festival opens on Friday with music on three stages, the organisers said on Tuesday.",
+    "About forty thousand visitors are expected over the weekend, twice as many as came last year.",
+    "The parade through the old town starts at noon on Sunday and ends at the harbour after two hours.",
+    "Trains will run every ten minutes from the main station, and the roads around the harbour will be closed.",
+    "The mayor said the town had waited for a festival of this size since the harbour was rebuilt."};
+
+// A news page: the story under its headline, a box of links beside it.
+std::string story_page(int paragraphs) {
+  std::string html =
+      "<html><head><title>Harbour festival opens | City News</title></head><body>"
+      "<ul class='menu'><li><a href='/'>Home</a></li><li><a href='/sport'>Sport</a></li></ul>"
+      "<h1>Harbour festival opens</h1><p>By A. Reporter</p>";
+  for (int i = 0; i < paragraphs; ++i) html += std::string("<p>") + kStoryParagraphs[i % 5] + "</p>";
+  return html + "<h3>Latest</h3><ul><li><a href='/a'>Budget approved</a></li><li><a href='/b'>Trains run again</a></li>"
+                "</ul></body></html>";
+}
+
+// A listing: its heading, then each story's headline (at `item_tag`,
+// linked or not) over its lead.
+std::string listing_page(const std::string& item_tag, bool linked) {
+  std::string html =
+      "<html><head><title>The latest news of the city | City News</title></head><body>"
+      "<h1>The latest news of the city</h1>";
+  for (int i = 0; i < 8; ++i) {
+    const std::string headline = "Story number " + std::to_string(i) + " of the day";
+    html += "<" + item_tag + ">" + (linked ? "<a href='/news/" + std::to_string(i) + "'>" + headline + "</a>" : headline) +
+            "</" + item_tag + "><p>" + kStoryParagraphs[i % 5] + "</p>";
+  }
+  return html + "</body></html>";
+}
+
+bool page_reads_as_article(const std::string& html) {
+  const ExtractConfig& config = default_extract_config();
+  FeatureExtractor features(config);
+  std::unique_ptr<Extractor> density = make_density_extractor(config);
+  Blocks blocks = test::blocks_of(html);
+  return features.reads_as_article(compute_page_features(features, *density, PageView{blocks, nullptr, "", "p"}).rows);
+}
+
+TEST(PageShape, AStoryUnderItsHeadlineReadsAsAnArticle) {
+  // Eight paragraphs of 16-20 words: past a short news item's length.
+  EXPECT_TRUE(page_reads_as_article(story_page(8)));
+  // Two are a teaser's length, not a story's.
+  EXPECT_FALSE(page_reads_as_article(story_page(2)));
+}
+
+TEST(PageShape, AListingOfStoriesDoesNot) {
+  // Each story headed as the first heading of the page was ...
+  EXPECT_FALSE(page_reads_as_article(listing_page("h1", false)));
+  // ... or a level below it, by a link to the story's own page.
+  EXPECT_FALSE(page_reads_as_article(listing_page("h2", true)));
+  // A level below and no link: the sections of one article.
+  EXPECT_TRUE(page_reads_as_article(listing_page("h2", false)));
+}
+
+TEST(PageShape, ListingsAndCollectionsWithAnArticlesShapeAreArticles) {
+  for (const char* typed : {"listing", "collection"}) {
+    const PageType settled = settle_type({typed, 0.8f, 0.0f, 0.2f}, true);
+    EXPECT_EQ(settled.name, kArticleType) << typed;
+    // Sure enough for the article's rules (teasers, link lines).
+    EXPECT_TRUE(sure_article(settled.name, settled.article)) << typed;
+    EXPECT_EQ(settle_type({typed, 0.8f, 0.0f, 0.2f}, false).name, typed);
+    // The classifier all but rules an article out: its type stands.
+    EXPECT_EQ(settle_type({typed, 0.95f, 0.0f, 0.05f}, true).name, typed);
+  }
+  // A product's description or a thread's first post under its headline
+  // has the same shape; those types stand.
+  for (const char* typed : {"product", "forum", "service", "documentation"})
+    EXPECT_EQ(settle_type({typed, 0.8f, 0.0f, 0.2f}, true).name, typed) << typed;
+}
+
+}  // namespace
+}  // namespace husk
