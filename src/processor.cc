@@ -82,8 +82,10 @@ struct Processor::Cascade {
     if (typer && !blocks.blocks.empty()) {
       page_features = compute_page_features(*features, *density, view);
       view.features = &page_features;
-      *type = settle_type(typer->classify(*features, page_features.rows),
-                          features->reads_as_article(page_features.rows));
+      *type = typer->classify(*features, page_features.rows);
+      if (shape_decides(*type))
+        *type = settle_type(*type, features->reads_as_article(page_features.rows,
+                                                              teaser_leads(teaser_lists(blocks), blocks.blocks.size())));
       view.page_type = type->name;
       view.article_probability = type->article;
     }

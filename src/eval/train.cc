@@ -723,8 +723,9 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
   if (!folded.ok()) return folded;
   // As extraction decides: an article's shape outranks a listing's type.
   for (std::size_t p = 0; p < pages.size(); ++p) {
-    if (out.type[p].empty()) continue;
-    PageType t = settle_type({out.type[p], 0.0f, out.forum[p], out.article[p]}, features.reads_as_article(pages[p].x));
+    PageType t{out.type[p], 0.0f, out.forum[p], out.article[p]};
+    if (!shape_decides(t)) continue;
+    t = settle_type(t, features.reads_as_article(pages[p].x, teaser_leads(pages[p].teasers, pages[p].block_element.size())));
     out.type[p] = std::move(t.name);
     out.article[p] = t.article;
   }

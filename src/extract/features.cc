@@ -427,9 +427,14 @@ std::vector<double> FeatureExtractor::block_words(const std::vector<float>& rows
 namespace {
 // The article's shape. A headline is a heading of three words or more that
 // is the page's <h1>, og:title or <title>, or of which these hold most of
-// the words (a headline the title repeats with the site's name beside it).
+// the words (a headline the title repeats with the site's name beside it);
+// or a line of its own that is: at most 30 words, no sentence's end, under
+// half of it links (pages of 2011-12 set their headline in a styled <div>
+// or <b>, with no heading element).
 constexpr float kHeadlineTitleShare = 0.7f;
 constexpr double kHeadlineMinWords = 3;
+constexpr double kHeadlineMaxWords = 30;
+constexpr float kHeadlineMaxLinkDensity = 0.5f;
 // A paragraph of prose: a sentence of eight words or more, ended as a
 // sentence ends, at most a quarter of it link text (a teaser's lead is
 // prose too, but a listing's items are headlines and links), not a heading.
@@ -452,32 +457,38 @@ constexpr double kBodyMinWords = 100;
 constexpr double kBodyMinShare = 0.5;
 }  // namespace
 
-bool FeatureExtractor::reads_as_article(const std::vector<float>& rows) const {
+bool FeatureExtractor::reads_as_article(const std::vector<float>& rows, const std::vector<uint8_t>& leads) const {
   const std::size_t cols = columns();
   const std::size_t n = cols == 0 ? 0 : rows.size() / cols;
   auto words = [&](const float* r) { return std::expm1(static_cast<double>(r[kWords])); };
-  auto prose = [&](const float* r) {
-    return r[kHeading] == 0 && r[kEndsSentence] > 0 && r[kLinkDensity] < kProseMaxLinkDensity &&
+  auto prose = [&](std::size_t b) {
+    const float* r = &rows[b * cols];
+    const bool lead = b < leads.size() && leads[b] != 0;
+    return !lead && r[kHeading] == 0 && r[kEndsSentence] > 0 && r[kLinkDensity] < kProseMaxLinkDensity &&
                    words(r) >= kProseMinWords
                ? words(r)
                : 0.0;
   };
+  auto headline_at = [&](const float* r) {
+    if (words(r) < kHeadlineMinWords || (r[kIsTitle] == 0 && r[kTitleOverlap] < kHeadlineTitleShare)) return false;
+    return r[kHeading] > 0 ||
+           (r[kEndsSentence] == 0 && r[kLinkDensity] < kHeadlineMaxLinkDensity && words(r) <= kHeadlineMaxWords);
+  };
   std::size_t headline = n;
   double all = 0;
   for (std::size_t b = 0; b < n; ++b) {
-    const float* r = &rows[b * cols];
-    if (headline == n && r[kHeading] > 0 && words(r) >= kHeadlineMinWords &&
-        (r[kIsTitle] > 0 || r[kTitleOverlap] >= kHeadlineTitleShare))
-      headline = b;
-    all += prose(r);
+    if (headline == n && headline_at(&rows[b * cols])) headline = b;
+    all += prose(b);
   }
   if (headline == n) return false;
   double body = 0;
+  // A headline set as a line of its own has no level: only a linked
+  // heading ends its body.
   const float level = rows[headline * cols + kHeading];
   for (std::size_t b = headline + 1; b < n && b <= headline + kBodyWindow; ++b) {
     const float* r = &rows[b * cols];
-    if (r[kHeading] > 0 && (r[kHeading] <= level || r[kLinkDensity] >= kHeadingLinkDensity)) break;
-    body += prose(r);
+    if (r[kHeading] > 0 && ((level > 0 && r[kHeading] <= level) || r[kLinkDensity] >= kHeadingLinkDensity)) break;
+    body += prose(b);
   }
   return body >= kBodyMinWords && body >= kBodyMinShare * all;
 }

@@ -46,11 +46,13 @@ class FeatureExtractor {
   // Each block's words (BlockFeatures::words), read back from rows().
   std::vector<double> block_words(const std::vector<float>& rows) const;
 
-  // Whether the page has an article's shape, read from rows() alone: a
-  // headline (a heading that is the page's title, or mostly the title's
-  // words) with prose under it, the most of the page's prose
+  // Whether the page has an article's shape, read from rows(): a headline
+  // (a heading or a line of its own that is the page's title, or mostly
+  // the title's words) with prose under it, the most of the page's prose;
+  // `leads` (per block, may be empty) marks the leads of teaser lists
+  // (extract/teasers.h), which are other stories' prose, not the page's
   // (extract/page_type.h, settle_type).
-  bool reads_as_article(const std::vector<float>& rows) const;
+  bool reads_as_article(const std::vector<float>& rows, const std::vector<uint8_t>& leads) const;
 
  private:
   struct Families;

@@ -43,9 +43,12 @@ PageType PageTyper::classify(const FeatureExtractor& features, const std::vector
   return out;
 }
 
+bool shape_decides(const PageType& type) {
+  return type.article >= kOthersArticleProbability && (type.name == "listing" || type.name == "collection");
+}
+
 PageType settle_type(PageType type, bool reads_as_article) {
-  if (reads_as_article && type.article >= kOthersArticleProbability &&
-      (type.name == "listing" || type.name == "collection")) {
+  if (reads_as_article && shape_decides(type)) {
     type.name = std::string(kArticleType);
     type.article = std::max(type.article, kSureArticleProbability);
   }

@@ -158,6 +158,14 @@ Teasers teaser_lists(const Blocks& blocks) {
   return out;
 }
 
+std::vector<uint8_t> teaser_leads(const Teasers& teasers, std::size_t blocks) {
+  std::vector<uint8_t> lead(blocks, 0);
+  for (const TeaserList& list : teasers.lists)
+    for (uint32_t b : list.leads)
+      if (b < blocks) lead[b] = 1;
+  return lead;
+}
+
 std::vector<uint8_t> take_out_teasers(const Teasers& teasers, const std::vector<double>& words,
                                       std::vector<uint8_t>& keep) {
   std::vector<uint8_t> out(keep.size(), 0);
@@ -167,10 +175,7 @@ std::vector<uint8_t> take_out_teasers(const Teasers& teasers, const std::vector<
   // two lists is not prose beside either), as running sums of its words,
   // so that each list is judged in constant time and a page of many lists
   // in time linear in its blocks.
-  std::vector<uint8_t> lead(n, 0);
-  for (const TeaserList& list : teasers.lists)
-    for (uint32_t b : list.leads)
-      if (b < n) lead[b] = 1;
+  const std::vector<uint8_t> lead = teaser_leads(teasers, n);
   std::vector<double> prose(n + 1, 0.0);
   for (std::size_t i = 0; i < n; ++i)
     prose[i + 1] = prose[i] + (keep[i] && teasers.prose[i] && !lead[i] ? words[i] : 0.0);

@@ -44,6 +44,9 @@ struct Teasers {
 // The page's teaser lists.
 Teasers teaser_lists(const Blocks& blocks);
 
+// Per block (of `blocks` blocks): 1 where it is a lead of one of the lists.
+std::vector<uint8_t> teaser_leads(const Teasers& teasers, std::size_t blocks);
+
 // Takes the leads of each list out of what a stage kept, unless its
 // container keeps prose beside them or no prose but leads is kept outside
 // it, each list judged on what the stage kept (given the words of each

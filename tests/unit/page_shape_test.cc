@@ -10,6 +10,7 @@
 #include "extract/features.h"
 #include "extract/page_type.h"
 #include "extract/registry.h"
+#include "extract/teasers.h"
 #include "husk/extract.h"
 #include "unit/test_util.h"
 
@@ -34,8 +35,8 @@ std::string story_page(int paragraphs) {
                 "</ul></body></html>";
 }
 
-// A listing: its heading, then each story's headline (at `item_tag`,
-// linked or not) over its lead.
+// A listing: its heading, then each story's headline (at `item_tag`, a
+// heading or a line, linked or not) over its lead.
 std::string listing_page(const std::string& item_tag, bool linked) {
   std::string html =
       "<html><head><title>The latest news of the city | City News</title></head><body>"
@@ -53,7 +54,8 @@ bool page_reads_as_article(const std::string& html) {
   FeatureExtractor features(config);
   std::unique_ptr<Extractor> density = make_density_extractor(config);
   Blocks blocks = test::blocks_of(html);
-  return features.reads_as_article(compute_page_features(features, *density, PageView{blocks, nullptr, "", "p"}).rows);
+  return features.reads_as_article(compute_page_features(features, *density, PageView{blocks, nullptr, "", "p"}).rows,
+                                   teaser_leads(teaser_lists(blocks), blocks.blocks.size()));
 }
 
 TEST(PageShape, AStoryUnderItsHeadlineReadsAsAnArticle) {
@@ -70,6 +72,21 @@ TEST(PageShape, AListingOfStoriesDoesNot) {
   EXPECT_FALSE(page_reads_as_article(listing_page("h2", true)));
   // A level below and no link: the sections of one article.
   EXPECT_TRUE(page_reads_as_article(listing_page("h2", false)));
+  // Each headline a linked line over its lead: a teaser list, other
+  // stories' prose, however long.
+  EXPECT_FALSE(page_reads_as_article(listing_page("div", true)));
+}
+
+TEST(PageShape, AHeadlineSetAsALineOfItsOwn) {
+  // No heading element: the headline in a styled line, as pages of 2011-12
+  // set it, the story under it.
+  std::string html = story_page(8);
+  html.replace(html.find("<h1>"), 4, "<div class='title'>");
+  html.replace(html.find("</h1>"), 5, "</div>");
+  EXPECT_TRUE(page_reads_as_article(html));
+  // A line that is not the title heads no story.
+  html.replace(html.find("Harbour festival opens</div>"), 22, "Weather and traffic today");
+  EXPECT_FALSE(page_reads_as_article(html));
 }
 
 TEST(PageShape, ListingsAndCollectionsWithAnArticlesShapeAreArticles) {
