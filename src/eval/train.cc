@@ -725,7 +725,8 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
   for (std::size_t p = 0; p < pages.size(); ++p) {
     PageType t{out.type[p], 0.0f, out.forum[p], out.article[p]};
     if (!shape_decides(t)) continue;
-    t = settle_type(t, features.reads_as_article(pages[p].x, teaser_leads(pages[p].teasers, pages[p].block_element.size())));
+    const std::vector<uint8_t> leads = teaser_leads(pages[p].teasers, pages[p].block_element.size());
+    t = settle_type(t, features.reads_as_article(pages[p].x, leads));
     out.type[p] = std::move(t.name);
     out.article[p] = t.article;
   }

@@ -65,11 +65,12 @@ inline bool sure_article(std::string_view type, float article_probability) {
 // description or a thread's first post under its headline is the same
 // shape, and their gold keeps what the article rules take out.
 // docs/evaluation.md, "An article stays an article".
+PageType settle_type(PageType type, bool reads_as_article);
+
 // Whether the page's shape may settle this type (a listing or a
 // collection the classifier gives at least kOthersArticleProbability of
 // being an article): the only pages whose shape is worth reading.
 bool shape_decides(const PageType& type);
-PageType settle_type(PageType type, bool reads_as_article);
 
 class PageTyper {
  public:
