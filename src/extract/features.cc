@@ -449,9 +449,9 @@ constexpr float kProseMaxLinkDensity = 0.25f;
 // story's length, 50 words (a short news item's: two or three sentences;
 // on daniel-dev left out of training, docs/evaluation.md "An article stays
 // an article", 50 and 30 score alike and 100 0.0023 lower: news portals
-// carry many short items), and at least half of the page's
-// prose: a listing's intro under its heading is shorter, and a page whose
-// prose lies mostly elsewhere is not the headline's story.
+// carry many short items), and at least half of the page's prose: a
+// listing's intro under its heading is shorter, and a page whose prose
+// lies mostly elsewhere is not the headline's story.
 constexpr float kHeadingLinkDensity = 0.5f;
 constexpr std::size_t kBodyWindow = 60;
 constexpr double kBodyMinWords = 50;
