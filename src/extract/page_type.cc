@@ -44,7 +44,8 @@ PageType PageTyper::classify(const FeatureExtractor& features, const std::vector
 }
 
 bool shape_decides(const PageType& type) {
-  return type.name == "listing" || (type.name == "collection" && type.article >= kOthersArticleProbability);
+  return (type.name == kArticleType && type.article < kSureArticleProbability) || type.name == "listing" ||
+         (type.name == "collection" && type.article >= kOthersArticleProbability);
 }
 
 PageType settle_type(PageType type, bool reads_as_article) {

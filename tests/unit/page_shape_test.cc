@@ -103,6 +103,10 @@ TEST(PageShape, ListingsAndCollectionsWithAnArticlesShapeAreArticles) {
   // does not.
   EXPECT_EQ(settle_type({"listing", 0.95f, 0.0f, 0.05f}, true).name, kArticleType);
   EXPECT_EQ(settle_type({"collection", 0.95f, 0.0f, 0.05f}, true).name, "collection");
+  // An article the classifier doubts is made sure by the same shape, and
+  // stays as doubted without it.
+  EXPECT_TRUE(sure_article(kArticleType, settle_type({"article", 0.6f, 0.0f, 0.6f}, true).article));
+  EXPECT_FALSE(sure_article(kArticleType, settle_type({"article", 0.6f, 0.0f, 0.6f}, false).article));
   // A product's description or a thread's first post under its headline
   // has the same shape; those types stand.
   for (const char* typed : {"product", "forum", "service", "documentation"})
