@@ -350,6 +350,8 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       name_taken(link_lines, kLinkLineClass);
       name_taken(teasers, kTeaserClass);
       trace->dom = std::move(d.dom);
+      trace->classified_as = std::move(type.classified_as);
+      trace->classified_article = type.classified_article;
     }
   } catch (const std::bad_alloc&) {
     result.status = Status(Code::kLimit, "out of memory");

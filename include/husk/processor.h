@@ -138,6 +138,12 @@ struct Trace {
   // earlier block whose text it repeats (extract/repeats.h); else UINT32_MAX
   std::vector<uint32_t> repeats;
   std::optional<Dom> dom;         // when the page was analysed with its Dom kept
+  // When the page's shape settled its type (an article's shape on a page
+  // the classifier typed otherwise or doubted; docs/architecture.md): the
+  // classifier's type and its probability that the page is an article.
+  // Empty when the classifier's type stood.
+  std::string classified_as;
+  float classified_article = 0;
 };
 
 class Processor {

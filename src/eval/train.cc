@@ -723,7 +723,10 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
   if (!folded.ok()) return folded;
   // As extraction decides: an article's shape outranks a listing's type.
   for (std::size_t p = 0; p < pages.size(); ++p) {
-    PageType t{out.type[p], 0.0f, out.forum[p], out.article[p]};
+    PageType t;
+    t.name = out.type[p];
+    t.forum = out.forum[p];
+    t.article = out.article[p];
     if (!shape_decides(t)) continue;
     const std::vector<uint8_t> leads = teaser_leads(pages[p].teasers, pages[p].block_element.size());
     t = settle_type(t, features.reads_as_article(pages[p].x, leads));

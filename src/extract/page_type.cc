@@ -50,6 +50,8 @@ bool shape_decides(const PageType& type) {
 
 PageType settle_type(PageType type, bool reads_as_article) {
   if (reads_as_article && shape_decides(type)) {
+    type.classified_as = type.name;
+    type.classified_article = type.article;
     type.name = std::string(kArticleType);
     type.article = std::max(type.article, kSureArticleProbability);
   }

@@ -21,6 +21,10 @@ struct PageType {
   float probability = 0;   // the classifier's for that type
   float forum = 0;         // the classifier's that the page is a forum
   float article = 1;       // the classifier's that the page is an article
+  // Set by settle_type when the page's shape decided: the classifier's
+  // type and article probability it replaced (for husk explain).
+  std::string classified_as;
+  float classified_article = 0;
 };
 
 // Whether extraction takes a page for a forum, whose posts are its content,

@@ -123,9 +123,17 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
   }
   char figures[160];
   std::snprintf(figures, sizeof figures, "quality %.2f, boilerplate %.2f", result.quality, result.boilerplate);
+  // A type the page's shape settled says what the classifier had said.
+  std::string settled;
+  if (!trace.classified_as.empty()) {
+    char article[16];
+    std::snprintf(article, sizeof article, "%.2f", trace.classified_article);
+    settled = " <span id=\"settled\">(the classifier said " + esc(trace.classified_as) + ", " + article +
+              " of being an article; the page's shape, a headline over its story, settled it)</span>";
+  }
   out += "<p class=\"summary\"><span>url: " + (result.url.empty() ? std::string("none") : esc(result.url)) +
          "</span><span>labelled by: <b>" + esc(stage) + "</b></span><span>page type: " + esc(result.page_type) +
-         "</span><span>" + figures + "</span><span id=\"counts\">" + std::to_string(kept) + " blocks kept, " +
+         settled + "</span><span>" + figures + "</span><span id=\"counts\">" + std::to_string(kept) + " blocks kept, " +
          std::to_string(removed) + " removed (" + std::to_string(comments) + " by the comment rule, " +
          std::to_string(furniture) + " by the furniture rule, " + std::to_string(repeats) +
          " by the repeat rule)</span></p>\n";

@@ -90,27 +90,42 @@ TEST(PageShape, AHeadlineSetAsALineOfItsOwn) {
   EXPECT_FALSE(page_reads_as_article(html));
 }
 
+// A page the classifier types `name`, giving it `article` of being an
+// article.
+PageType typed(const char* name, float article) {
+  PageType type;
+  type.name = name;
+  type.probability = 0.8f;
+  type.article = article;
+  return type;
+}
+
 TEST(PageShape, ListingsAndCollectionsWithAnArticlesShapeAreArticles) {
-  for (const char* typed : {"listing", "collection"}) {
-    const PageType settled = settle_type({typed, 0.8f, 0.0f, 0.2f}, true);
-    EXPECT_EQ(settled.name, kArticleType) << typed;
+  for (const char* name : {"listing", "collection"}) {
+    const PageType settled = settle_type(typed(name, 0.2f), true);
+    EXPECT_EQ(settled.name, kArticleType) << name;
     // Sure enough for the article's rules (teasers, link lines).
-    EXPECT_TRUE(sure_article(settled.name, settled.article)) << typed;
-    EXPECT_EQ(settle_type({typed, 0.8f, 0.0f, 0.2f}, false).name, typed);
+    EXPECT_TRUE(sure_article(settled.name, settled.article)) << name;
+    // What the classifier said stays, for husk explain.
+    EXPECT_EQ(settled.classified_as, name);
+    EXPECT_FLOAT_EQ(settled.classified_article, 0.2f);
+    const PageType stood = settle_type(typed(name, 0.2f), false);
+    EXPECT_EQ(stood.name, name);
+    EXPECT_EQ(stood.classified_as, "");
   }
   // A listing's shape decides even when the classifier all but rules an
   // article out; a collection's (a range's description over its products)
   // does not.
-  EXPECT_EQ(settle_type({"listing", 0.95f, 0.0f, 0.05f}, true).name, kArticleType);
-  EXPECT_EQ(settle_type({"collection", 0.95f, 0.0f, 0.05f}, true).name, "collection");
+  EXPECT_EQ(settle_type(typed("listing", 0.05f), true).name, kArticleType);
+  EXPECT_EQ(settle_type(typed("collection", 0.05f), true).name, "collection");
   // An article the classifier doubts is made sure by the same shape, and
   // stays as doubted without it.
-  EXPECT_TRUE(sure_article(kArticleType, settle_type({"article", 0.6f, 0.0f, 0.6f}, true).article));
-  EXPECT_FALSE(sure_article(kArticleType, settle_type({"article", 0.6f, 0.0f, 0.6f}, false).article));
+  EXPECT_TRUE(sure_article(kArticleType, settle_type(typed("article", 0.6f), true).article));
+  EXPECT_FALSE(sure_article(kArticleType, settle_type(typed("article", 0.6f), false).article));
   // A product's description or a thread's first post under its headline
   // has the same shape; those types stand.
-  for (const char* typed : {"product", "forum", "service", "documentation"})
-    EXPECT_EQ(settle_type({typed, 0.8f, 0.0f, 0.2f}, true).name, typed) << typed;
+  for (const char* name : {"product", "forum", "service", "documentation"})
+    EXPECT_EQ(settle_type(typed(name, 0.2f), true).name, name) << name;
 }
 
 }  // namespace
