@@ -274,6 +274,24 @@ TEST(QualityGate, CrossValidatedFloorsAndTheShippedModelsRebuild) {
   const auto seeds = test::table_after(doc, "| seed | mean | article-extraction-benchmark |");
   ASSERT_TRUE(seeds.count("1")) << "docs/evaluation.md's table of seeds";
   EXPECT_EQ(seeds.at("1"), seed_one) << "docs/evaluation.md, the table of seeds, seed 1";
+  // The furniture table: each class's line of the same run, cell by cell.
+  static const std::regex furniture_line(
+      R"(^  furniture (\w+) +taken +([0-9]+)  gold +([0-9]+)  article-extraction-benchmark ([01]\.[0-9]{4}) -> )"
+      R"(([01]\.[0-9]{4})  daniel-dev ([01]\.[0-9]{4}) -> ([01]\.[0-9]{4})  traf-snippets-dev ([01]\.[0-9]{4}) -> )"
+      R"(([01]\.[0-9]{4})  wcxb-dev ([01]\.[0-9]{4}) -> ([01]\.[0-9]{4})$)");
+  const auto furniture = test::table_after(doc, "| class | blocks taken out | the gold keeps |");
+  std::size_t classes = 0;
+  for (const std::string& l : test::lines(blocks.out)) {
+    std::smatch m;
+    if (!std::regex_match(l, m, furniture_line)) continue;
+    const std::string name = m[1];
+    ASSERT_TRUE(furniture.count(name)) << "docs/evaluation.md's furniture table has no row " << name;
+    const std::vector<std::string> printed = {m[2], m[3], m[4].str() + " → " + m[5].str(), m[6].str() + " → " + m[7].str(),
+                                              m[8].str() + " → " + m[9].str(), m[10].str() + " → " + m[11].str()};
+    EXPECT_EQ(furniture.at(name), printed) << "docs/evaluation.md, the furniture table, " << name;
+    ++classes;
+  }
+  EXPECT_EQ(classes, furniture.size()) << "docs/evaluation.md's furniture table has rows husk train does not print";
   for (const std::string& phrase :
        {"The block threshold is the one with the best mean of the four (" + chosen + ")",
         "WCXB alone would take " + wcxb_best + " and gain " + three(wcxb_top - wcxb_at_chosen) + " there",

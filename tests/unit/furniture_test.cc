@@ -66,6 +66,11 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
       {"Follow Newsbeat on Instagram, Facebook, Twitter and YouTube.", "follow"},
       {"Like this story? Share it with a friend!", "follow"},
       {"Note: we are temporarily moderating all comments submitted to deal with a surge in spam.", "comment_prompt"},
+      {"Αποστολή Εκτύπωση Μέγεθος κειμένου Μοιραστείτε το:", "tools"},
+      {"A A | Email | Print", "tools"},
+      {"調整字體︰大 中 小", "tools"},
+      {"Drukuj Wyślij Udostępnij", "tools"},
+      {"Версия для печати | Отправить", "tools"},
   };
   for (const auto& [text, want] : kLines) EXPECT_EQ(class_of(lines, text), want) << text;
   // Sentences of an article that use the same words are its text.
@@ -82,6 +87,8 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
       "Follow the river north until the bridge.",
       "Disclaimer: This post was written in collaboration with a sponsor.",
       "编辑部昨日发表声明，称将继续调查。",
+      "Print the form and send it to the office.",
+      "Share",
   };
   for (const char* text : kText) EXPECT_EQ(class_of(lines, text), "") << text;
   // A paragraph is never a furniture line, whatever it holds.
