@@ -6,6 +6,7 @@
 #include <cmath>
 #include <exception>
 #include <new>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "base/url.h"
@@ -74,8 +75,10 @@ struct Processor::Cascade {
   const Extractor* scorer = nullptr;
   FurnitureLines furniture;
 
+  // The page's teaser lists come back in `teasers` when reading its shape
+  // needed them, for the teaser rule after the cascade to reuse.
   Labels run(const ProcessorOptions& o, const Blocks& blocks, const Dom* dom, std::string_view url,
-             std::string_view id, PageType* type, const Deadline& deadline) const {
+             std::string_view id, PageType* type, std::optional<Teasers>* teasers, const Deadline& deadline) const {
     PageView view{blocks, dom, url, id};
     view.deadline = deadline;
     PageFeatures page_features;
@@ -83,9 +86,11 @@ struct Processor::Cascade {
       page_features = compute_page_features(*features, *density, view);
       view.features = &page_features;
       *type = typer->classify(*features, page_features.rows);
-      if (shape_decides(*type))
-        *type = settle_type(*type, features->reads_as_article(page_features.rows,
-                                                              teaser_leads(teaser_lists(blocks), blocks.blocks.size())));
+      if (shape_decides(*type)) {
+        *teasers = teaser_lists(blocks);
+        *type = settle_type(*type,
+                            features->reads_as_article(page_features.rows, teaser_leads(**teasers, blocks.blocks.size())));
+      }
       view.page_type = type->name;
       view.article_probability = type->article;
     }
@@ -274,7 +279,9 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     const ProcessorOptions& o = *options_;
     std::string_view path = result.source.empty() ? std::string_view(result.id) : std::string_view(result.source);
     PageType type;
-    Labels labels = cascade_->run(o, d.blocks, d.dom ? &*d.dom : nullptr, result.url, path, &type, d.deadline);
+    std::optional<Teasers> teaser_list;
+    Labels labels =
+        cascade_->run(o, d.blocks, d.dom ? &*d.dom : nullptr, result.url, path, &type, &teaser_list, d.deadline);
     if (expired()) return result;
     result.page_type = std::move(type.name);
     for (std::string& w : labels.warnings) result.warnings.push_back(std::move(w));
@@ -291,7 +298,8 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     std::vector<uint8_t> link_lines, teasers;
     if ((labels.extractor == "learned" || labels.extractor == "density") && sure_article(result.page_type, type.article)) {
       link_lines = take_out_link_lines(d.blocks, labels.keep);
-      teasers = take_out_teasers(teaser_lists(d.blocks), words, labels.keep);
+      if (!teaser_list) teaser_list = teaser_lists(d.blocks);
+      teasers = take_out_teasers(*teaser_list, words, labels.keep);
     }
     // The user comments: out of the text, and returned apart when asked.
     // On a forum the posts are the content.
