@@ -350,7 +350,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
                                           processor.options().extract.vocabulary.comment_headings);
     for (const Block& b : d.blocks.blocks) {
       t.furniture.push_back(furniture.number_of(b.text, b.features.words));
-      t.link_line.push_back(is_link_line(b.features));
+      t.link_line.push_back(is_link_line(b));
     }
     t.teasers = teaser_lists(d.blocks);
     t.repeat_key = repeat_keys(d.blocks);

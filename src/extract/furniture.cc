@@ -51,10 +51,54 @@ std::vector<uint8_t> take_out_furniture(const Blocks& blocks, const FurnitureLin
   return out;
 }
 
+namespace {
+
+// The date or time stamp at a line's start or end, bracketed or not ("10/4",
+// "[ 11:02 10/4 ]", "(01/17 00:06)", "06.01.12 08:49", "9:00"): numbers
+// and their separators only, so it reads the same in every language.
+const RE2& stamp_at_edge() {
+  static const std::shared_ptr<const RE2> re = [] {
+    // A date of three parts, or of two that read as a day and a month
+    // ("10/4", "09.04"; not "166/07", a file number, nor "2.0", a version),
+    // or a time.
+    const std::string stamp =
+        R"((?:\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}/\d{1,2}|\d{2}\.\d{2}|\d{1,2}:\d{2}(?::\d{2})?))";
+    const std::string stamps = R"([\[(]?\s*)" + stamp + R"((?:\s*[\])]?\s*[\[(]?\s*)" + stamp + R"()*\s*[\])]?)";
+    return compiled_once("(^" + stamps + R"(\s|\s)" + stamps + "$)", furniture_pattern_options());
+  }();
+  return *re;
+}
+
+// The stamp's words as the block's words count them: runs of characters
+// between white space, a bracket alone among them. 0 without a stamp.
+uint32_t stamp_words(std::string_view text) {
+  re2::StringPiece match;
+  if (!RE2::PartialMatch(text, stamp_at_edge(), &match)) return 0;
+  uint32_t words = 0;
+  bool in_word = false;
+  for (char c : match) {
+    const bool space = c == ' ';
+    if (!space && !in_word) ++words;
+    in_word = !space;
+  }
+  return words;
+}
+
+}  // namespace
+
+bool is_link_line(const Block& block) {
+  const BlockFeatures& f = block.features;
+  if (f.link_density > kLinkLineDensity) return true;
+  if (f.link_words < kMinStampedHeadlineWords) return false;
+  uint32_t stamp = stamp_words(block.text);
+  if (stamp == 0 || stamp >= f.words) return false;
+  return static_cast<float>(f.link_words) > kLinkLineDensity * static_cast<float>(f.words - stamp);
+}
+
 std::vector<uint8_t> take_out_link_lines(const Blocks& blocks, std::vector<uint8_t>& keep) {
   std::vector<uint8_t> out(keep.size(), 0);
   for (std::size_t i = 0; i < keep.size() && i < blocks.blocks.size(); ++i) {
-    if (!keep[i] || !is_link_line(blocks.blocks[i].features)) continue;
+    if (!keep[i] || !is_link_line(blocks.blocks[i])) continue;
     out[i] = 1;
     keep[i] = 0;
   }

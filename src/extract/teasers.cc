@@ -53,7 +53,7 @@ Kind kind_of(const Block& block) {
       f.words >= f.link_words + kMinLeadWords && cut_as_excerpt(block.text))
     return Kind::kTeaser;
   if (f.link_words >= 2 && f.words <= kMaxHeadlineWords &&
-      (is_link_line(f) || f.words <= f.link_words + kMaxWordsBesideHeadline))
+      (is_link_line(block) || f.words <= f.link_words + kMaxWordsBesideHeadline))
     return Kind::kHeadline;
   if (f.words >= kMinLeadWords && prose) return Kind::kLead;
   // A time, a date or a separator between the teasers.

@@ -169,6 +169,30 @@ TEST(Furniture, LinkLinesLeaveAnArticle) {
   EXPECT_FALSE(sure_article("listing", 1.0f));
 }
 
+// A headline link with its date or time beside it is a line of a list of
+// other stories, however the stamp is written; a line of prose that ends in
+// a date, or a link beside words that are no stamp, is not.
+TEST(Furniture, AHeadlineLinkWithItsDateOrTimeIsALinkLine) {
+  Blocks blocks = test::blocks_of(
+      "<html><body><ul>"
+      "<li><a href='/a'>Last farewell to the admiral</a> 10/4</li>"
+      "<li>9:00 <a href='/b'>Union and government at odds</a></li>"
+      "<li><a href='/c'>Ultimatums from the troika</a> [ 11:02 10/4 ]</li>"
+      "<li><a href='/d'>Rail wagon of coal derails</a> 06.01.12 08:49</li>"
+      "<li><a href='/e'>Farewell to the admiral</a> (01/17 00:06)</li>"
+      "<li><a href='/f'>Farewell to the admiral</a> said the mayor</li>"
+      "<li>The council meets again on <a href='/g'>Tuesday morning</a> at 10:30</li>"
+      "<li><a href='/h'>Farewell</a> 10/4</li>"
+      "<li>Source: <a href='/i'>Language survey</a> 2.0</li>"
+      "<li>Case: <a href='/k'>I ZR</a> 166/07</li>"
+      "<li><a href='/j'>Markets open higher</a> 09.04 19:10</li>"
+      "</ul></body></html>");
+  ASSERT_EQ(blocks.blocks.size(), 11u);
+  std::vector<bool> lines;
+  for (const Block& b : blocks.blocks) lines.push_back(is_link_line(b));
+  EXPECT_EQ(lines, (std::vector<bool>{true, true, true, true, true, false, false, false, false, false, true}));
+}
+
 TEST(Furniture, ConfigurationReplacesAClassAndNamesABadPattern) {
   auto mine = parse_extract_config("[furniture]\ncredit = ['^source:']\n", "mine.toml");
   ASSERT_TRUE(mine.ok()) << mine.status().to_string();
