@@ -69,22 +69,26 @@ const RE2& stamp_at_edge() {
   return *re;
 }
 
-// The stamp's words as the block's words count them: runs of characters
-// between white space, a bracket alone among them. 0 without a stamp.
+// The stamp's words as the block's words count them (a bracket alone among
+// them), or 0 without a stamp.
 uint32_t stamp_words(std::string_view text) {
   re2::StringPiece match;
   if (!RE2::PartialMatch(text, stamp_at_edge(), &match)) return 0;
+  return spaced_words(std::string_view(match.data(), match.size()));
+}
+
+}  // namespace
+
+uint32_t spaced_words(std::string_view text) {
   uint32_t words = 0;
   bool in_word = false;
-  for (char c : match) {
+  for (char c : text) {
     const bool space = c == ' ';
     if (!space && !in_word) ++words;
     in_word = !space;
   }
   return words;
 }
-
-}  // namespace
 
 bool is_link_line(const Block& block) {
   const BlockFeatures& f = block.features;

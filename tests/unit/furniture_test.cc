@@ -10,19 +10,8 @@
 namespace husk {
 namespace {
 
-uint32_t words_of(std::string_view text) {
-  uint32_t n = 0;
-  bool in_word = false;
-  for (char c : text) {
-    const bool space = c == ' ';
-    if (!space && !in_word) ++n;
-    in_word = !space;
-  }
-  return n;
-}
-
 std::string class_of(const FurnitureLines& lines, std::string_view text) {
-  return std::string(lines.class_of(text, words_of(text)));
+  return std::string(lines.class_of(text, spaced_words(text)));
 }
 
 TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
@@ -94,7 +83,7 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
   // A paragraph is never a furniture line, whatever it holds.
   std::string paragraph = "© 2022 Example News.";
   for (int i = 0; i < 30; ++i) paragraph += " word";
-  EXPECT_GT(words_of(paragraph), kFurnitureMaxWords);
+  EXPECT_GT(spaced_words(paragraph), kFurnitureMaxWords);
   EXPECT_EQ(class_of(lines, paragraph), "");
 }
 
