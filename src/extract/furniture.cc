@@ -72,6 +72,11 @@ const RE2& stamp_at_edge() {
 // The stamp's words as the block's words count them (a bracket alone among
 // them), or 0 without a stamp.
 uint32_t stamp_words(std::string_view text) {
+  // A block's text has no space at either end, so a stamp there begins or
+  // ends the text with a digit or a bracket: any other line, an article's
+  // paragraph above all, is answered without a search through it.
+  auto edge = [](char c) { return (c >= '0' && c <= '9') || c == '[' || c == '(' || c == ']' || c == ')'; };
+  if (text.empty() || !(edge(text.front()) || edge(text.back()))) return 0;
   re2::StringPiece match;
   if (!RE2::PartialMatch(text, stamp_at_edge(), &match)) return 0;
   return spaced_words(std::string_view(match.data(), match.size()));

@@ -91,11 +91,11 @@ std::vector<uint8_t> take_out_furniture(const Blocks& blocks, const FurnitureLin
 // 0.8927 -> 0.8947, the other collections and the cross-validated figures
 // unchanged (docs/evaluation.md, "Link lines").
 inline constexpr float kLinkLineDensity = 0.8f;
+inline constexpr uint32_t kMinStampedHeadlineWords = 2;
+bool is_link_line(const Block& block);
 // The words of a block's text as segmentation counts those of a spaced
 // script: runs of characters between its single spaces.
 uint32_t spaced_words(std::string_view text);
-inline constexpr uint32_t kMinStampedHeadlineWords = 2;
-bool is_link_line(const Block& block);
 // The name husk explain gives the rule.
 inline constexpr std::string_view kLinkLineClass = "link_line";
 // Takes the link lines out of what a stage kept; one entry per block, 1
