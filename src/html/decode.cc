@@ -9,6 +9,8 @@
 #include <array>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "base/text_util.h"
 
@@ -280,6 +282,62 @@ void find_twice_encoded(std::string_view text, Found&& found) {
   }
 }
 
+// ---- Text in a multi-byte charset read as Latin ----
+//
+// A page in GBK, Big5, Shift_JIS or EUC-KR that a crawler or a CMS read as
+// windows-1252 or ISO-8859-15 and wrote out again as UTF-8: every byte of
+// 0x80 or above became a Latin-1 letter or sign ("船长" B4 AC B3 A4 ->
+// "Ž¬³€" through ISO-8859-15), while the page still declares its charset.
+// Text in those charsets read so is nothing but Latin-1 letters and signs,
+// which a page that declares a Chinese, Japanese or Korean charset never
+// is; and the bytes they go back to must convert without one error, which
+// Latin text rarely does (a lead byte before a space or a full stop, "é."
+// = E9 2E, is no character of any of them). One daniel-dev page (a Chinese
+// portal's, through ISO-8859-15; docs/evaluation.md, "Text encoded twice").
+
+// `text` in the charset `from` converted to `to`, or nullopt at the first
+// byte sequence that is no character of `from` or character that `to`
+// lacks (ICU's stop callbacks: no substitution).
+std::optional<std::string> strictly_converted(std::string_view text, const char* from, const char* to) {
+  UErrorCode err = U_ZERO_ERROR;
+  ConverterPtr source_charset(ucnv_open(from, &err));
+  ConverterPtr target_charset(ucnv_open(to, &err));
+  if (U_FAILURE(err)) return std::nullopt;
+  ucnv_setToUCallBack(source_charset.get(), UCNV_TO_U_CALLBACK_STOP, nullptr, nullptr, nullptr, &err);
+  ucnv_setFromUCallBack(target_charset.get(), UCNV_FROM_U_CALLBACK_STOP, nullptr, nullptr, nullptr, &err);
+  // Latin bytes from UTF-8 take at most one byte a character, UTF-8 from
+  // a legacy charset at most three bytes for two.
+  std::string out(text.size() * 3 / 2 + 16, '\0');
+  char* target = out.data();
+  const char* source = text.data();
+  ucnv_convertEx(target_charset.get(), source_charset.get(), &target, out.data() + out.size(), &source,
+                 text.data() + text.size(), nullptr, nullptr, nullptr, nullptr, true, true, &err);
+  if (U_FAILURE(err)) return std::nullopt;
+  out.resize(static_cast<std::size_t>(target - out.data()));
+  return out;
+}
+
+// The page as it was written when `text` (valid UTF-8, declared `charset`)
+// is that charset's text read as Latin (above), with the reading's name;
+// nullopt otherwise.
+std::optional<std::pair<std::string, const char*>> read_as_latin(std::string_view text, const std::string& charset) {
+  UErrorCode err = U_ZERO_ERROR;
+  ConverterPtr declared(ucnv_open(charset.c_str(), &err));
+  if (U_FAILURE(err) || ucnv_getMaxCharSize(declared.get()) < 2 || charset.rfind("UTF", 0) == 0) return std::nullopt;
+  // ISO-8859-15 first: its eight letters that windows-1252 also has
+  // ("€", "Ž", "Ÿ", ...) stand for other bytes there (A4 B4 BE, not 80 8E
+  // 9F), and a page read through windows-1252 holds the signs ISO-8859-15
+  // lacks ("¤", "´", "¾": GBK's lead bytes A4, B4, BE), so it fails
+  // there first. ISO-8859-1 last, for the C1 controls only it maps back.
+  for (const char* reading : {"ISO-8859-15", "windows-1252", "ISO-8859-1"}) {
+    std::optional<std::string> legacy = strictly_converted(text, "UTF-8", reading);
+    if (!legacy) continue;
+    if (std::optional<std::string> written = strictly_converted(*legacy, charset.c_str(), "UTF-8"))
+      return std::make_pair(std::move(*written), reading);
+  }
+  return std::nullopt;
+}
+
 void note_double_encoding(Decoded& out) {
   if (std::size_t n = undo_double_encoding(out.html); n > 0)
     out.warnings.push_back(std::to_string(n) + " characters encoded twice (UTF-8 read as windows-1252) repaired");
@@ -423,6 +481,15 @@ Decoded decode(std::string_view bytes, std::string_view content_type, const Deco
     const bool utf16 = charset.rfind("UTF-16", 0) == 0;
     const bool multibyte = std::any_of(bytes.begin(), bytes.end(), [](char c) { return (c & 0x80) != 0; });
     if (utf16 ? bytes.find('\0') == std::string_view::npos : multibyte) {
+      if (!utf16) {
+        if (auto written = read_as_latin(bytes, charset)) {
+          out.warnings.push_back("text in " + charset + " read as " + written->second +
+                                 " and written again as UTF-8; read as " + charset);
+          out.html = std::move(written->first);
+          out.charset = charset;
+          return out;
+        }
+      }
       out.warnings.push_back("declared charset " + charset + " (" + out.charset_source +
                              ") contradicts the bytes, which are UTF-8; read as UTF-8");
       charset = "UTF-8";

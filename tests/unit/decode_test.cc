@@ -6,16 +6,19 @@
 namespace husk {
 namespace {
 
-// UTF-8 text re-encoded into `charset` by ICU, as a page in that charset.
-std::string encode(const std::string& utf8, const char* charset) {
+// `text` in the charset `from` converted by ICU to `to`.
+std::string converted(const std::string& text, const char* from, const char* to) {
   UErrorCode err = U_ZERO_ERROR;
-  std::string out(utf8.size() * 4 + 16, '\0');
-  int32_t n = ucnv_convert(charset, "UTF-8", out.data(), static_cast<int32_t>(out.size()), utf8.data(),
-                           static_cast<int32_t>(utf8.size()), &err);
-  EXPECT_TRUE(U_SUCCESS(err)) << charset;
+  std::string out(text.size() * 4 + 16, '\0');
+  int32_t n = ucnv_convert(to, from, out.data(), static_cast<int32_t>(out.size()), text.data(),
+                           static_cast<int32_t>(text.size()), &err);
+  EXPECT_TRUE(U_SUCCESS(err)) << from << " -> " << to;
   out.resize(static_cast<std::size_t>(n));
   return out;
 }
+
+// UTF-8 text re-encoded into `charset` by ICU, as a page in that charset.
+std::string encode(const std::string& utf8, const char* charset) { return converted(utf8, "UTF-8", charset); }
 
 struct CharsetCase {
   const char* charset;     // what the test encodes with
@@ -117,6 +120,40 @@ TEST(Decode, Utf8BytesOutrankADeclaredLegacyCharset) {
   Decoded legacy = decode("<meta charset=windows-1252><p>caf\xE9 cr\xE8me</p>", "");
   EXPECT_EQ(legacy.charset, "windows-1252");
   EXPECT_NE(legacy.html.find("café crème"), std::string::npos);
+}
+
+// A page in a Chinese, Japanese or Korean charset that was read as Latin
+// and written again as UTF-8, still declaring its charset, is read as
+// written; Latin text under the same label stays UTF-8.
+TEST(Decode, TextInAMultiByteCharsetReadAsLatinIsReadAsWritten) {
+  constexpr const char* kKorean = "다람쥐 헌 쳇바퀴에 타고파. 키스의 고유조건은 입술끼리 만나야 하고 특별한 기술은 필요치 않다.";
+  constexpr const char* kTraditional = "我能吞下玻璃而不傷身體。中華民國的首都是臺北，這是一段用來測試的文字。";
+  struct Case {
+    const char* charset;
+    const char* label;
+    const char* text;
+  };
+  for (const Case& c : {Case{"GBK", "gbk", kChinese}, Case{"GB18030", "gb2312", kChinese},
+                        Case{"Big5", "big5", kTraditional}, Case{"Shift_JIS", "shift_jis", kJapanese},
+                        Case{"windows-949", "euc-kr", kKorean}}) {
+    const std::string page = std::string("<html><head><meta charset=\"") + c.label +
+                             "\"><title>t</title></head><body><p>" + c.text + "</p></body></html>";
+    for (const char* reading : {"ISO-8859-15", "windows-1252", "ISO-8859-1"}) {
+      const std::string latin = converted(encode(page, c.charset), reading, "UTF-8");
+      Decoded d = decode(latin, "");
+      EXPECT_EQ(d.html, page) << c.charset << " read as " << reading;
+      ASSERT_FALSE(d.warnings.empty()) << c.charset << " read as " << reading;
+      EXPECT_NE(d.warnings[0].find("written again as UTF-8"), std::string::npos) << d.warnings[0];
+    }
+  }
+  // Latin text, or Chinese written as UTF-8, under a Chinese label: UTF-8.
+  for (const char* text : {kFrench, "«Bonjour» à tous, caf\xC3\xA9. Été.", kChinese}) {
+    const std::string page = std::string("<meta charset=gbk><p>") + text + "</p>";
+    Decoded d = decode(page, "");
+    EXPECT_EQ(d.html, page) << text;
+    ASSERT_FALSE(d.warnings.empty());
+    EXPECT_NE(d.warnings[0].find("contradicts the bytes"), std::string::npos) << d.warnings[0];
+  }
 }
 
 TEST(Decode, BrowserLabelMapping) {
