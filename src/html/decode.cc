@@ -2,6 +2,8 @@
 
 #include <unicode/ucnv.h>
 #include <unicode/ucsdet.h>
+#include <unicode/uchar.h>
+#include <unicode/uscript.h>
 #include <unicode/ustring.h>
 #include <unicode/utf8.h>
 
@@ -282,7 +284,7 @@ void find_twice_encoded(std::string_view text, Found&& found) {
   }
 }
 
-// ---- Text in a multi-byte charset read as Latin ----
+// ---- Text in another script's charset read as Latin ----
 //
 // A page in GBK, Big5, Shift_JIS or EUC-KR that a crawler or a CMS read as
 // windows-1252 or ISO-8859-15 and wrote out again as UTF-8: every byte of
@@ -294,6 +296,66 @@ void find_twice_encoded(std::string_view text, Found&& found) {
 // Latin text rarely does (a lead byte before a space or a full stop, "é."
 // = E9 2E, is no character of any of them). One daniel-dev page (a Chinese
 // portal's, through ISO-8859-15; docs/evaluation.md, "Text encoded twice").
+//
+// A single-byte charset of another script (windows-1251, KOI8-R,
+// windows-1253, ...) converts any bytes, so there the text itself must
+// show it: Cyrillic or Greek read as Latin-1 spells whole words of
+// accented letters ("Ïðèâåò" for "Привет"), while Latin text keeps an
+// ASCII letter in nearly every word that has an accented one ("für",
+// "été", "zażółć"): at least kForeignWords words of three characters or
+// more whose characters are all beyond ASCII, and no more than one word in
+// ten of those that mix them with ASCII letters.
+constexpr std::size_t kForeignWords = 20;
+
+// Whether `charset` is a single-byte charset whose upper half is mostly
+// letters of a script other than Latin: Cyrillic, Greek, Hebrew, Arabic,
+// Thai (ICU's own mapping of bytes C0-FF, no list of names).
+bool single_byte_of_another_script(UConverter* charset) {
+  if (ucnv_getMaxCharSize(charset) != 1) return false;
+  char upper[64];
+  for (int i = 0; i < 64; ++i) upper[i] = static_cast<char>(0xC0 + i);
+  UChar wide[128];
+  UErrorCode err = U_ZERO_ERROR;
+  ucnv_reset(charset);
+  const int32_t n = ucnv_toUChars(charset, wide, 128, upper, 64, &err);
+  ucnv_reset(charset);
+  if (U_FAILURE(err)) return false;
+  int foreign = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    UErrorCode script_err = U_ZERO_ERROR;
+    const UScriptCode script = uscript_getScript(wide[i], &script_err);
+    if (U_SUCCESS(script_err) && u_isalpha(wide[i]) && script != USCRIPT_LATIN && script != USCRIPT_COMMON &&
+        script != USCRIPT_INHERITED)
+      ++foreign;
+  }
+  return foreign >= 32;
+}
+
+// Whether UTF-8 `text` spells words of another script read as Latin-1
+// (above): a word is a run of ASCII letters and characters beyond ASCII.
+bool spells_another_script_as_latin(std::string_view text) {
+  std::size_t foreign = 0, mixed = 0;
+  std::size_t characters = 0, beyond = 0;
+  bool ascii_letter = false;
+  auto end_word = [&] {
+    if (characters >= 3 && beyond > 0) (ascii_letter ? mixed : foreign) += 1;
+    characters = beyond = 0;
+    ascii_letter = false;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      if ((c & 0xC0) != 0x80) ++characters, ++beyond;  // a lead byte opens a character
+    } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
+      ++characters;
+      ascii_letter = true;
+    } else {
+      end_word();
+    }
+  }
+  end_word();
+  return foreign >= kForeignWords && mixed * 10 <= foreign;
+}
 
 // `text` in the charset `from` converted to `to`, or nullopt at the first
 // byte sequence that is no character of `from` or character that `to`
@@ -306,8 +368,8 @@ std::optional<std::string> strictly_converted(std::string_view text, const char*
   ucnv_setToUCallBack(source_charset.get(), UCNV_TO_U_CALLBACK_STOP, nullptr, nullptr, nullptr, &err);
   ucnv_setFromUCallBack(target_charset.get(), UCNV_FROM_U_CALLBACK_STOP, nullptr, nullptr, nullptr, &err);
   // Latin bytes from UTF-8 take at most one byte a character, UTF-8 from
-  // a legacy charset at most three bytes for two.
-  std::string out(text.size() * 3 / 2 + 16, '\0');
+  // a legacy charset at most three bytes for one (Thai in windows-874).
+  std::string out(text.size() * 3 + 16, '\0');
   char* target = out.data();
   const char* source = text.data();
   ucnv_convertEx(target_charset.get(), source_charset.get(), &target, out.data() + out.size(), &source,
@@ -323,7 +385,10 @@ std::optional<std::string> strictly_converted(std::string_view text, const char*
 std::optional<std::pair<std::string, const char*>> read_as_latin(std::string_view text, const std::string& charset) {
   UErrorCode err = U_ZERO_ERROR;
   ConverterPtr declared(ucnv_open(charset.c_str(), &err));
-  if (U_FAILURE(err) || ucnv_getMaxCharSize(declared.get()) < 2 || charset.rfind("UTF", 0) == 0) return std::nullopt;
+  if (U_FAILURE(err) || charset.rfind("UTF", 0) == 0) return std::nullopt;
+  if (ucnv_getMaxCharSize(declared.get()) < 2 &&
+      !(single_byte_of_another_script(declared.get()) && spells_another_script_as_latin(text)))
+    return std::nullopt;
   // ISO-8859-15 first: its eight letters that windows-1252 also has
   // ("€", "Ž", "Ÿ", ...) stand for other bytes there (A4 B4 BE, not 80 8E
   // 9F), and a page read through windows-1252 holds the signs ISO-8859-15

@@ -122,20 +122,31 @@ TEST(Decode, Utf8BytesOutrankADeclaredLegacyCharset) {
   EXPECT_NE(legacy.html.find("café crème"), std::string::npos);
 }
 
-// A page in a Chinese, Japanese or Korean charset that was read as Latin
-// and written again as UTF-8, still declaring its charset, is read as
-// written; Latin text under the same label stays UTF-8.
-TEST(Decode, TextInAMultiByteCharsetReadAsLatinIsReadAsWritten) {
+// A page in a Chinese, Japanese, Korean, Cyrillic or Greek charset that was
+// read as Latin and written again as UTF-8, still declaring its charset, is
+// read as written; Latin text under the same label stays UTF-8.
+TEST(Decode, TextInAnotherScriptsCharsetReadAsLatinIsReadAsWritten) {
   constexpr const char* kKorean = "다람쥐 헌 쳇바퀴에 타고파. 키스의 고유조건은 입술끼리 만나야 하고 특별한 기술은 필요치 않다.";
   constexpr const char* kTraditional = "我能吞下玻璃而不傷身體。中華民國的首都是臺北，這是一段用來測試的文字。";
+  constexpr const char* kGreekNews =
+      "Η κυβέρνηση ανακοίνωσε σήμερα νέα μέτρα για την οικονομία της χώρας. Οι εργαζόμενοι στον δημόσιο τομέα "
+      "θα δουν αλλαγές στους μισθούς τους από τον επόμενο μήνα, ενώ οι συνταξιούχοι περιμένουν ακόμη απαντήσεις.";
+  const std::string russian_news = std::string(kRussian) + " " + kRussian;
   struct Case {
     const char* charset;
     const char* label;
-    const char* text;
+    std::string text;
   };
-  for (const Case& c : {Case{"GBK", "gbk", kChinese}, Case{"GB18030", "gb2312", kChinese},
-                        Case{"Big5", "big5", kTraditional}, Case{"Shift_JIS", "shift_jis", kJapanese},
-                        Case{"windows-949", "euc-kr", kKorean}}) {
+  const Case cases[] = {{"GBK", "gbk", kChinese},
+                        {"GB18030", "gb2312", kChinese},
+                        {"Big5", "big5", kTraditional},
+                        {"Shift_JIS", "shift_jis", kJapanese},
+                        {"windows-949", "euc-kr", kKorean},
+                        {"windows-1251", "windows-1251", russian_news},
+                        {"KOI8-R", "koi8-r", russian_news},
+                        {"windows-1253", "windows-1253", kGreekNews},
+                        {"ISO-8859-7", "iso-8859-7", kGreekNews}};
+  for (const Case& c : cases) {
     const std::string page = std::string("<html><head><meta charset=\"") + c.label +
                              "\"><title>t</title></head><body><p>" + c.text + "</p></body></html>";
     for (const char* reading : {"ISO-8859-15", "windows-1252", "ISO-8859-1"}) {
@@ -146,11 +157,21 @@ TEST(Decode, TextInAMultiByteCharsetReadAsLatinIsReadAsWritten) {
       EXPECT_NE(d.warnings[0].find("written again as UTF-8"), std::string::npos) << d.warnings[0];
     }
   }
-  // Latin text, or Chinese written as UTF-8, under a Chinese label: UTF-8.
-  for (const char* text : {kFrench, "«Bonjour» à tous, caf\xC3\xA9. Été.", kChinese}) {
-    const std::string page = std::string("<meta charset=gbk><p>") + text + "</p>";
+  // Latin text, or the label's own script written as UTF-8, under the
+  // label: UTF-8.
+  constexpr const char* kGerman =
+      "Falsches Üben von Xylophonmusik quält jeden größeren Zwerg. Die Bürger müssen für höhere Gebühren zahlen, "
+      "während die Straßen über den Winter schlechter werden und die Brücken Schäden zeigen.";
+  constexpr const char* kPolish = "Zażółć gęślą jaźń, a potem „cytat” – i myślnik. Pójdźże, kiń tę chmurność w głąb flaszy.";
+  const std::pair<const char*, std::string> unchanged[] = {
+      {"gbk", kFrench},         {"gbk", "«Bonjour» à tous, caf\xC3\xA9. Été."},
+      {"gbk", kChinese},        {"windows-1251", kFrench},
+      {"windows-1251", kGerman}, {"windows-1251", kPolish},
+      {"windows-1251", russian_news}, {"iso-8859-7", kGerman}};
+  for (const auto& [label, text] : unchanged) {
+    const std::string page = std::string("<meta charset=") + label + "><p>" + text + " " + text + "</p>";
     Decoded d = decode(page, "");
-    EXPECT_EQ(d.html, page) << text;
+    EXPECT_EQ(d.html, page) << label << ": " << text;
     ASSERT_FALSE(d.warnings.empty());
     EXPECT_NE(d.warnings[0].find("contradicts the bytes"), std::string::npos) << d.warnings[0];
   }
