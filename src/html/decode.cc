@@ -367,9 +367,12 @@ std::optional<std::string> strictly_converted(std::string_view text, const char*
   if (U_FAILURE(err)) return std::nullopt;
   ucnv_setToUCallBack(source_charset.get(), UCNV_TO_U_CALLBACK_STOP, nullptr, nullptr, nullptr, &err);
   ucnv_setFromUCallBack(target_charset.get(), UCNV_FROM_U_CALLBACK_STOP, nullptr, nullptr, nullptr, &err);
-  // Latin bytes from UTF-8 take at most one byte a character, UTF-8 from
-  // a legacy charset at most three bytes for one (Thai in windows-874).
-  std::string out(text.size() * 3 + 16, '\0');
+  // ICU's bound (UCNV_GET_MAX_BYTES_FOR_STRING) for as many characters as
+  // `text` has bytes: one byte each into Latin, three into UTF-8 (Thai in
+  // windows-874 or half-width katakana in Shift_JIS take three for one).
+  std::string out(static_cast<std::size_t>(UCNV_GET_MAX_BYTES_FOR_STRING(
+                      static_cast<int32_t>(text.size()), ucnv_getMaxCharSize(target_charset.get()))),
+                  '\0');
   char* target = out.data();
   const char* source = text.data();
   ucnv_convertEx(target_charset.get(), source_charset.get(), &target, out.data() + out.size(), &source,
