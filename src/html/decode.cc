@@ -397,7 +397,18 @@ std::optional<std::pair<std::string, const char*>> read_as_latin(std::string_vie
   // 9F), and a page read through windows-1252 holds the signs ISO-8859-15
   // lacks ("¤", "´", "¾": GBK's lead bytes A4, B4, BE), so it fails
   // there first. ISO-8859-1 last, for the C1 controls only it maps back.
+  // The first character beyond ASCII is tried alone first: a page in
+  // UTF-8 under a stale label (Chinese under GBK) fails there, before a
+  // buffer the size of the page is made for each reading.
+  const auto beyond_ascii = std::find_if(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; });
+  if (beyond_ascii == text.end()) return std::nullopt;
+  const auto at = static_cast<int32_t>(beyond_ascii - text.begin());
+  int32_t after = at;
+  UChar32 first;
+  U8_NEXT(reinterpret_cast<const uint8_t*>(text.data()), after, static_cast<int32_t>(text.size()), first);
+  const std::string_view first_character = text.substr(static_cast<std::size_t>(at), static_cast<std::size_t>(after - at));
   for (const char* reading : {"ISO-8859-15", "windows-1252", "ISO-8859-1"}) {
+    if (first < 0 || !strictly_converted(first_character, "UTF-8", reading)) continue;
     std::optional<std::string> legacy = strictly_converted(text, "UTF-8", reading);
     if (!legacy) continue;
     if (std::optional<std::string> written = strictly_converted(*legacy, charset.c_str(), "UTF-8"))
