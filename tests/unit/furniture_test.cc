@@ -60,6 +60,12 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
       {"調整字體︰大 中 小", "tools"},
       {"Drukuj Wyślij Udostępnij", "tools"},
       {"Версия для печати | Отправить", "tools"},
+      {"Tags: election, parliament, budget", "taxonomy"},
+      {"Filed under: Politics", "taxonomy"},
+      {"Schlagwörter: Wahl, Bundestag", "taxonomy"},
+      {"Теги: выборы, Дума", "taxonomy"},
+      {"标签：两会 预算", "taxonomy"},
+      {"This entry was posted in News and tagged budget, election. Bookmark the permalink.", "taxonomy"},
   };
   for (const auto& [text, want] : kLines) EXPECT_EQ(class_of(lines, text), want) << text;
   // Sentences of an article that use the same words are its text.
@@ -78,6 +84,8 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
       "编辑部昨日发表声明，称将继续调查。",
       "Print the form and send it to the office.",
       "Share",
+      "Tagged as a risk, the loan was sold within a week.",
+      "Categories of cost are listed in the annex.",
   };
   for (const char* text : kText) EXPECT_EQ(class_of(lines, text), "") << text;
   // A paragraph is never a furniture line, whatever it holds.
