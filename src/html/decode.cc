@@ -392,11 +392,6 @@ std::optional<std::pair<std::string, const char*>> read_as_latin(std::string_vie
   if (ucnv_getMaxCharSize(declared.get()) < 2 &&
       !(single_byte_of_another_script(declared.get()) && spells_another_script_as_latin(text)))
     return std::nullopt;
-  // ISO-8859-15 first: its eight letters that windows-1252 also has
-  // ("€", "Ž", "Ÿ", ...) stand for other bytes there (A4 B4 BE, not 80 8E
-  // 9F), and a page read through windows-1252 holds the signs ISO-8859-15
-  // lacks ("¤", "´", "¾": GBK's lead bytes A4, B4, BE), so it fails
-  // there first. ISO-8859-1 last, for the C1 controls only it maps back.
   // The first character beyond ASCII is tried alone first: a page in
   // UTF-8 under a stale label (Chinese under GBK) fails there, before a
   // buffer the size of the page is made for each reading.
@@ -406,9 +401,15 @@ std::optional<std::pair<std::string, const char*>> read_as_latin(std::string_vie
   int32_t after = at;
   UChar32 first;
   U8_NEXT(reinterpret_cast<const uint8_t*>(text.data()), after, static_cast<int32_t>(text.size()), first);
+  if (first < 0) return std::nullopt;
   const std::string_view first_character = text.substr(static_cast<std::size_t>(at), static_cast<std::size_t>(after - at));
+  // ISO-8859-15 first: its eight letters that windows-1252 also has
+  // ("€", "Ž", "Ÿ", ...) stand for other bytes there (A4 B4 BE, not 80 8E
+  // 9F), and a page read through windows-1252 holds the signs ISO-8859-15
+  // lacks ("¤", "´", "¾": GBK's lead bytes A4, B4, BE), so it fails
+  // there first. ISO-8859-1 last, for the C1 controls only it maps back.
   for (const char* reading : {"ISO-8859-15", "windows-1252", "ISO-8859-1"}) {
-    if (first < 0 || !strictly_converted(first_character, "UTF-8", reading)) continue;
+    if (!strictly_converted(first_character, "UTF-8", reading)) continue;
     std::optional<std::string> legacy = strictly_converted(text, "UTF-8", reading);
     if (!legacy) continue;
     if (std::optional<std::string> written = strictly_converted(*legacy, charset.c_str(), "UTF-8"))
