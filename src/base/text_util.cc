@@ -47,6 +47,13 @@ bool has_letter_or_digit(std::string_view s) { return holds(s, u_isalnum); }
 
 bool has_letter(std::string_view s) { return holds(s, u_isalpha); }
 
+bool has_year(std::string_view s) {
+  for (std::size_t i = 0; i + 4 <= s.size(); ++i)
+    if ((s[i] == '1' && s[i + 1] == '9') || (s[i] == '2' && s[i + 1] == '0'))
+      if (s[i + 2] >= '0' && s[i + 2] <= '9' && s[i + 3] >= '0' && s[i + 3] <= '9') return true;
+  return false;
+}
+
 std::string lower_case(std::string_view text) {
   icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
   u.toLower(icu::Locale::getRoot());

@@ -38,6 +38,9 @@ std::size_t utf8_cut(std::string_view s, std::size_t limit);
 bool has_letter_or_digit(std::string_view s);
 // Whether a UTF-8 text holds a letter (ICU's u_isalpha).
 bool has_letter(std::string_view s);
+// Whether a text holds a year from 1900 to 2099 (a cheap test before date
+// patterns run).
+bool has_year(std::string_view s);
 
 inline std::string ascii_lower(std::string_view s) {
   std::string out(s);

@@ -351,6 +351,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     for (const Block& b : d.blocks.blocks) {
       t.furniture.push_back(furniture.number_of(b.text, b.features.words));
       t.link_line.push_back(is_link_line(b));
+      t.dateline.push_back(is_dateline(b));
     }
     t.teasers = teaser_lists(d.blocks);
     t.repeat_key = repeat_keys(d.blocks);
@@ -729,7 +730,7 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
     t.article = out.article[p];
     if (!shape_decides(t)) continue;
     const std::vector<uint8_t> leads = teaser_leads(pages[p].teasers, pages[p].block_element.size());
-    t = settle_type(t, features.reads_as_article(pages[p].x, leads));
+    t = settle_type(t, features.article_shape(pages[p].x, leads, pages[p].dateline));
     out.type[p] = std::move(t.name);
     out.article[p] = t.article;
   }

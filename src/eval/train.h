@@ -69,6 +69,8 @@ struct TrainingPage {
   // Per block: whether it is a link line (is_link_line, extract/furniture.h),
   // which extraction takes out of a page it is sure is an article.
   std::vector<uint8_t> link_line;
+  // Per block: whether it is a dateline (is_dateline, extract/furniture.h).
+  std::vector<uint8_t> dateline;
   // Its teaser lists (extract/teasers.h), whose leads extraction takes out
   // of a page it is sure is an article.
   Teasers teasers;

@@ -21,6 +21,11 @@
 
 namespace husk {
 
+// What a page's shape says of it (FeatureExtractor::article_shape): not an
+// article's; a story under its headline; or a story dated beside its
+// headline, which is news (a service's landing page shows no date there).
+enum class ArticleShape : uint8_t { kNone, kStory, kDatedStory };
+
 class FeatureExtractor {
  public:
   explicit FeatureExtractor(const ExtractConfig& config);
@@ -49,10 +54,13 @@ class FeatureExtractor {
   // Whether the page has an article's shape, read from rows(): a headline
   // (a heading or a line of its own that is the page's title, or mostly
   // the title's words) with prose under it, the most of the page's prose;
-  // `leads` (per block, may be empty) marks the leads of teaser lists
-  // (extract/teasers.h), which are other stories' prose, not the page's
-  // (extract/page_type.h, settle_type).
-  bool reads_as_article(const std::vector<float>& rows, const std::vector<uint8_t>& leads) const;
+  // and whether a dateline stands beside the headline. `leads` (per block,
+  // may be empty) marks the leads of teaser lists (extract/teasers.h),
+  // which are other stories' prose, not the page's; `datelines` (per
+  // block, may be empty) the blocks is_dateline takes for one
+  // (extract/furniture.h) (extract/page_type.h, settle_type).
+  ArticleShape article_shape(const std::vector<float>& rows, const std::vector<uint8_t>& leads,
+                             const std::vector<uint8_t>& datelines) const;
 
  private:
   struct Families;

@@ -104,6 +104,12 @@ bool is_link_line(const Block& block) {
   return static_cast<float>(f.link_words) > kLinkLineDensity * static_cast<float>(f.words - stamp);
 }
 
+bool is_dateline(const Block& block) {
+  const BlockFeatures& f = block.features;
+  if (f.words == 0 || f.words > kDatelineMaxWords || f.link_density >= 0.5f) return false;
+  return has_year(block.text) || stamp_words(block.text) > 0;
+}
+
 std::vector<uint8_t> take_out_link_lines(const Blocks& blocks, std::vector<uint8_t>& keep) {
   std::vector<uint8_t> out(keep.size(), 0);
   for (std::size_t i = 0; i < keep.size() && i < blocks.blocks.size(); ++i) {

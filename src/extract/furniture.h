@@ -93,6 +93,16 @@ std::vector<uint8_t> take_out_furniture(const Blocks& blocks, const FurnitureLin
 inline constexpr float kLinkLineDensity = 0.8f;
 inline constexpr uint32_t kMinStampedHeadlineWords = 2;
 bool is_link_line(const Block& block);
+
+// A dateline: a short line (a date with the byline and the source beside
+// it runs to 15 words), under half of it links, that dates something: by
+// a year (1900-2099) or by a numeric date or time at its edge ("06.01.12
+// 08:49", "Published 28 November 11 (14:41)"), numbers only, so it reads
+// the same in every language. A news story carries one beside its
+// headline; a service's landing page does not (extract/page_type.h,
+// settle_type; docs/evaluation.md, "Dated stories").
+inline constexpr uint32_t kDatelineMaxWords = 15;
+bool is_dateline(const Block& block);
 // The words of a block's text as segmentation counts those of a spaced
 // script: runs of characters between its single spaces.
 uint32_t spaced_words(std::string_view text);

@@ -45,11 +45,12 @@ PageType PageTyper::classify(const FeatureExtractor& features, const std::vector
 
 bool shape_decides(const PageType& type) {
   return (type.name == kArticleType && type.article < kSureArticleProbability) || type.name == "listing" ||
-         (type.name == "collection" && type.article >= kOthersArticleProbability);
+         type.name == "service" || (type.name == "collection" && type.article >= kOthersArticleProbability);
 }
 
-PageType settle_type(PageType type, bool reads_as_article) {
-  if (reads_as_article && shape_decides(type)) {
+PageType settle_type(PageType type, ArticleShape shape) {
+  const bool story = type.name == "service" ? shape == ArticleShape::kDatedStory : shape != ArticleShape::kNone;
+  if (story && shape_decides(type)) {
     type.classified_as = type.name;
     type.classified_article = type.article;
     type.name = std::string(kArticleType);

@@ -257,15 +257,6 @@ std::string first_date(const std::vector<std::string>& values, const MetadataOpt
   return {};
 }
 
-// Whether a text holds a year from 1900 to 2099 (a cheap test before the
-// date patterns run).
-bool has_year(std::string_view text) {
-  for (std::size_t i = 0; i + 4 <= text.size(); ++i)
-    if ((text[i] == '1' && text[i + 1] == '9') || (text[i] == '2' && text[i + 1] == '0'))
-      if (text[i + 2] >= '0' && text[i + 2] <= '9' && text[i + 3] >= '0' && text[i + 3] <= '9') return true;
-  return false;
-}
-
 // The dates the page shows in short lines ("Updated May 12, 2024",
 // "12.05.2024"), in document order.
 std::vector<std::string> shown_dates(const Blocks& blocks) {

@@ -1,13 +1,15 @@
 // An article stays an article (extract/page_type.h, settle_type): a page
 // the classifier types as a listing or a collection but whose shape is an
-// article's (FeatureExtractor::reads_as_article: a headline the title
-// names, a story's prose under it) is decided as an article; a listing of
-// stories, each headed as the first or by a link, is not.
+// article's (FeatureExtractor::article_shape: a headline the title names,
+// a story's prose under it) is decided as an article; a listing of
+// stories, each headed as the first or by a link, is not. A service page
+// is decided as an article only by a story dated beside its headline.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "extract/features.h"
+#include "extract/furniture.h"
 #include "extract/page_type.h"
 #include "extract/registry.h"
 #include "extract/teasers.h"
@@ -49,14 +51,18 @@ std::string listing_page(const std::string& item_tag, bool linked) {
   return html + "</body></html>";
 }
 
-bool page_reads_as_article(const std::string& html) {
+ArticleShape shape_of(const std::string& html) {
   const ExtractConfig& config = default_extract_config();
   FeatureExtractor features(config);
   std::unique_ptr<Extractor> density = make_density_extractor(config);
   Blocks blocks = test::blocks_of(html);
-  return features.reads_as_article(compute_page_features(features, *density, PageView{blocks, nullptr, "", "p"}).rows,
-                                   teaser_leads(teaser_lists(blocks), blocks.blocks.size()));
+  std::vector<uint8_t> datelines;
+  for (const Block& b : blocks.blocks) datelines.push_back(is_dateline(b));
+  return features.article_shape(compute_page_features(features, *density, PageView{blocks, nullptr, "", "p"}).rows,
+                                teaser_leads(teaser_lists(blocks), blocks.blocks.size()), datelines);
 }
+
+bool page_reads_as_article(const std::string& html) { return shape_of(html) != ArticleShape::kNone; }
 
 TEST(PageShape, AStoryUnderItsHeadlineReadsAsAnArticle) {
   // Eight paragraphs of 16-20 words, or four: a short news item's length.
@@ -90,6 +96,38 @@ TEST(PageShape, AHeadlineSetAsALineOfItsOwn) {
   EXPECT_FALSE(page_reads_as_article(html));
 }
 
+TEST(PageShape, AStoryDatedBesideItsHeadlineIsNewsHoweverShort) {
+  // The byline undated: a story, not a dated one.
+  EXPECT_EQ(shape_of(story_page(8)), ArticleShape::kStory);
+  // A date beside the headline, in numbers (any language writes them so),
+  // by a year or a date and time at the line's edge.
+  for (const char* dateline : {"Published 28 November 11 (14:41)", "06.01.12 08:49", "Friday, 5 January 2012",
+                               "Δημοσίευση: 05/01/2012"}) {
+    std::string html = story_page(8);
+    html.replace(html.find("<p>By A. Reporter</p>"), 21, std::string("<p>") + dateline + "</p>");
+    EXPECT_EQ(shape_of(html), ArticleShape::kDatedStory) << dateline;
+    // Two sentences (33 words): an agency item, dated, is a story; undated
+    // it is a teaser's length.
+    html = story_page(2);
+    html.replace(html.find("<p>By A. Reporter</p>"), 21, std::string("<p>") + dateline + "</p>");
+    EXPECT_EQ(shape_of(html), ArticleShape::kDatedStory) << dateline;
+  }
+  EXPECT_EQ(shape_of(story_page(2)), ArticleShape::kNone);
+  // One sentence under a dated headline is under a story's length.
+  std::string one = story_page(1);
+  one.replace(one.find("<p>By A. Reporter</p>"), 21, "<p>06.01.12 08:49</p>");
+  EXPECT_EQ(shape_of(one), ArticleShape::kNone);
+  // A date far from the headline (a footer's copyright) dates nothing.
+  std::string footer = story_page(8);
+  footer.replace(footer.find("</body>"), 7, "<p>Copyright 2012 City News</p></body>");
+  EXPECT_EQ(shape_of(footer), ArticleShape::kStory);
+  // A linked date is a teaser's, not the story's; a long line holding a
+  // year is prose.
+  std::string linked = story_page(8);
+  linked.replace(linked.find("<p>By A. Reporter</p>"), 21, "<p><a href='/2012/01'>January 2012</a></p>");
+  EXPECT_EQ(shape_of(linked), ArticleShape::kStory);
+}
+
 // A page the classifier types `name`, giving it `article` of being an
 // article.
 PageType typed(const char* name, float article) {
@@ -102,30 +140,38 @@ PageType typed(const char* name, float article) {
 
 TEST(PageShape, ListingsAndCollectionsWithAnArticlesShapeAreArticles) {
   for (const char* name : {"listing", "collection"}) {
-    const PageType settled = settle_type(typed(name, 0.2f), true);
-    EXPECT_EQ(settled.name, kArticleType) << name;
-    // Sure enough for the article's rules (teasers, link lines).
-    EXPECT_TRUE(sure_article(settled.name, settled.article)) << name;
-    // What the classifier said stays, for husk explain.
-    EXPECT_EQ(settled.classified_as, name);
-    EXPECT_FLOAT_EQ(settled.classified_article, 0.2f);
-    const PageType stood = settle_type(typed(name, 0.2f), false);
+    for (ArticleShape shape : {ArticleShape::kStory, ArticleShape::kDatedStory}) {
+      const PageType settled = settle_type(typed(name, 0.2f), shape);
+      EXPECT_EQ(settled.name, kArticleType) << name;
+      // Sure enough for the article's rules (teasers, link lines).
+      EXPECT_TRUE(sure_article(settled.name, settled.article)) << name;
+      // What the classifier said stays, for husk explain.
+      EXPECT_EQ(settled.classified_as, name);
+      EXPECT_FLOAT_EQ(settled.classified_article, 0.2f);
+    }
+    const PageType stood = settle_type(typed(name, 0.2f), ArticleShape::kNone);
     EXPECT_EQ(stood.name, name);
     EXPECT_EQ(stood.classified_as, "");
   }
   // A listing's shape decides even when the classifier all but rules an
   // article out; a collection's (a range's description over its products)
   // does not.
-  EXPECT_EQ(settle_type(typed("listing", 0.05f), true).name, kArticleType);
-  EXPECT_EQ(settle_type(typed("collection", 0.05f), true).name, "collection");
+  EXPECT_EQ(settle_type(typed("listing", 0.05f), ArticleShape::kStory).name, kArticleType);
+  EXPECT_EQ(settle_type(typed("collection", 0.05f), ArticleShape::kDatedStory).name, "collection");
   // An article the classifier doubts is made sure by the same shape, and
   // stays as doubted without it.
-  EXPECT_TRUE(sure_article(kArticleType, settle_type(typed("article", 0.6f), true).article));
-  EXPECT_FALSE(sure_article(kArticleType, settle_type(typed("article", 0.6f), false).article));
+  EXPECT_TRUE(sure_article(kArticleType, settle_type(typed("article", 0.6f), ArticleShape::kStory).article));
+  EXPECT_FALSE(sure_article(kArticleType, settle_type(typed("article", 0.6f), ArticleShape::kNone).article));
+  // A service page is an article when its story is dated beside the
+  // headline, whatever the classifier's doubt; a landing page's undated
+  // pitch under its headline keeps the type.
+  EXPECT_EQ(settle_type(typed("service", 0.01f), ArticleShape::kDatedStory).name, kArticleType);
+  EXPECT_EQ(settle_type(typed("service", 0.4f), ArticleShape::kStory).name, "service");
   // A product's description or a thread's first post under its headline
   // has the same shape; those types stand.
-  for (const char* name : {"product", "forum", "service", "documentation"})
-    EXPECT_EQ(settle_type(typed(name, 0.2f), true).name, name) << name;
+  for (const char* name : {"product", "forum", "documentation"})
+    for (ArticleShape shape : {ArticleShape::kStory, ArticleShape::kDatedStory})
+      EXPECT_EQ(settle_type(typed(name, 0.2f), shape).name, name) << name;
 }
 
 }  // namespace
