@@ -88,10 +88,9 @@ struct Processor::Cascade {
       *type = typer->classify(*features, page_features.rows);
       if (shape_decides(*type)) {
         *teasers = teaser_lists(blocks);
-        std::vector<uint8_t> datelines;
-        for (const Block& b : blocks.blocks) datelines.push_back(is_dateline(b));
         *type = settle_type(*type, features->article_shape(page_features.rows,
-                                                           teaser_leads(**teasers, blocks.blocks.size()), datelines));
+                                                           teaser_leads(**teasers, blocks.blocks.size()),
+                                                           datelines(blocks)));
       }
       view.page_type = type->name;
       view.article_probability = type->article;

@@ -351,9 +351,9 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     for (const Block& b : d.blocks.blocks) {
       t.furniture.push_back(furniture.number_of(b.text, b.features.words));
       t.link_line.push_back(is_link_line(b));
-      t.dateline.push_back(is_dateline(b));
     }
     t.teasers = teaser_lists(d.blocks);
+    t.dateline = datelines(d.blocks);
     t.repeat_key = repeat_keys(d.blocks);
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
     w.words.push_back(lower_tokens(sp.gold));

@@ -106,8 +106,15 @@ bool is_link_line(const Block& block) {
 
 bool is_dateline(const Block& block) {
   const BlockFeatures& f = block.features;
-  if (f.words == 0 || f.words > kDatelineMaxWords || f.link_density >= 0.5f) return false;
+  if (f.words == 0 || f.words > kDatelineMaxWords || f.link_density >= kDatelineMaxLinkDensity) return false;
   return has_year(block.text) || stamp_words(block.text) > 0;
+}
+
+std::vector<uint8_t> datelines(const Blocks& blocks) {
+  std::vector<uint8_t> out;
+  out.reserve(blocks.blocks.size());
+  for (const Block& b : blocks.blocks) out.push_back(is_dateline(b));
+  return out;
 }
 
 std::vector<uint8_t> take_out_link_lines(const Blocks& blocks, std::vector<uint8_t>& keep) {

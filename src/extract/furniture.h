@@ -102,7 +102,12 @@ bool is_link_line(const Block& block);
 // headline; a service's landing page does not (extract/page_type.h,
 // settle_type; docs/evaluation.md, "Dated stories").
 inline constexpr uint32_t kDatelineMaxWords = 15;
+// A linked date is another story's (a teaser's), not this page's: half of
+// the line at most, the bar a teaser's lead is held to (extract/teasers.cc).
+inline constexpr float kDatelineMaxLinkDensity = 0.5f;
 bool is_dateline(const Block& block);
+// Per block: 1 where it is a dateline.
+std::vector<uint8_t> datelines(const Blocks& blocks);
 // The words of a block's text as segmentation counts those of a spaced
 // script: runs of characters between its single spaces.
 uint32_t spaced_words(std::string_view text);

@@ -56,10 +56,8 @@ ArticleShape shape_of(const std::string& html) {
   FeatureExtractor features(config);
   std::unique_ptr<Extractor> density = make_density_extractor(config);
   Blocks blocks = test::blocks_of(html);
-  std::vector<uint8_t> datelines;
-  for (const Block& b : blocks.blocks) datelines.push_back(is_dateline(b));
   return features.article_shape(compute_page_features(features, *density, PageView{blocks, nullptr, "", "p"}).rows,
-                                teaser_leads(teaser_lists(blocks), blocks.blocks.size()), datelines);
+                                teaser_leads(teaser_lists(blocks), blocks.blocks.size()), datelines(blocks));
 }
 
 bool page_reads_as_article(const std::string& html) { return shape_of(html) != ArticleShape::kNone; }
