@@ -24,6 +24,7 @@ namespace husk {
 // What a page's shape says of it (FeatureExtractor::article_shape): not an
 // article's; a story under its headline; or a story dated beside its
 // headline, which is news (a service's landing page shows no date there).
+// Each says more than the one before it: a dated story is a story.
 enum class ArticleShape : uint8_t { kNone, kStory, kDatedStory };
 
 class FeatureExtractor {

@@ -43,14 +43,25 @@ PageType PageTyper::classify(const FeatureExtractor& features, const std::vector
   return out;
 }
 
-bool shape_decides(const PageType& type) {
-  return (type.name == kArticleType && type.article < kSureArticleProbability) || type.name == "listing" ||
-         type.name == "service" || (type.name == "collection" && type.article >= kOthersArticleProbability);
+namespace {
+
+// The least shape that settles a page of this type as an article, or
+// kNone where its shape does not decide (settle_type, page_type.h).
+ArticleShape settling_shape(const PageType& type) {
+  if ((type.name == kArticleType && type.article < kSureArticleProbability) || type.name == "listing" ||
+      (type.name == "collection" && type.article >= kOthersArticleProbability))
+    return ArticleShape::kStory;
+  if (type.name == "service") return ArticleShape::kDatedStory;
+  return ArticleShape::kNone;
 }
 
+}  // namespace
+
+bool shape_decides(const PageType& type) { return settling_shape(type) != ArticleShape::kNone; }
+
 PageType settle_type(PageType type, ArticleShape shape) {
-  const bool story = type.name == "service" ? shape == ArticleShape::kDatedStory : shape != ArticleShape::kNone;
-  if (story && shape_decides(type)) {
+  const ArticleShape settling = settling_shape(type);
+  if (settling != ArticleShape::kNone && shape >= settling) {
     type.classified_as = type.name;
     type.classified_article = type.article;
     type.name = std::string(kArticleType);
