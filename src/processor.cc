@@ -90,7 +90,7 @@ struct Processor::Cascade {
         *teasers = teaser_lists(blocks);
         *type = settle_type(*type, features->article_shape(page_features.rows,
                                                            teaser_leads(**teasers, blocks.blocks.size()),
-                                                           datelines(blocks)));
+                                                           datelines(blocks), title_headlines(blocks)));
       }
       view.page_type = type->name;
       view.article_probability = type->article;

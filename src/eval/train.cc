@@ -354,6 +354,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     }
     t.teasers = teaser_lists(d.blocks);
     t.dateline = datelines(d.blocks);
+    t.titled = title_headlines(d.blocks);
     t.repeat_key = repeat_keys(d.blocks);
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
     w.words.push_back(lower_tokens(sp.gold));
@@ -730,7 +731,7 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
     t.article = out.article[p];
     if (!shape_decides(t)) continue;
     const std::vector<uint8_t> leads = teaser_leads(pages[p].teasers, pages[p].block_element.size());
-    t = settle_type(t, features.article_shape(pages[p].x, leads, pages[p].dateline));
+    t = settle_type(t, features.article_shape(pages[p].x, leads, pages[p].dateline, pages[p].titled));
     out.type[p] = std::move(t.name);
     out.article[p] = t.article;
   }

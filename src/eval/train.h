@@ -71,6 +71,8 @@ struct TrainingPage {
   std::vector<uint8_t> link_line;
   // Per block: whether it is a dateline (is_dateline, extract/furniture.h).
   std::vector<uint8_t> dateline;
+  // Per block: whether the title repeats it (title_headlines, extract/features.h).
+  std::vector<uint8_t> titled;
   // Its teaser lists (extract/teasers.h), whose leads extraction takes out
   // of a page it is sure is an article.
   Teasers teasers;

@@ -54,14 +54,15 @@ class FeatureExtractor {
 
   // Whether the page has an article's shape, read from rows(): a headline
   // (a heading or a line of its own that is the page's title, or mostly
-  // the title's words) with prose under it, the most of the page's prose;
-  // and whether a dateline stands beside the headline. `leads` (per block,
-  // may be empty) marks the leads of teaser lists (extract/teasers.h),
-  // which are other stories' prose, not the page's; `datelines` (per
-  // block, may be empty) the blocks is_dateline takes for one
-  // (extract/furniture.h) (extract/page_type.h, settle_type).
+  // the title's words: `titled`, per block, title_headlines below) with
+  // prose under it, the most of the page's prose; and whether a dateline
+  // stands beside the headline. `leads` (per block, may be empty) marks
+  // the leads of teaser lists (extract/teasers.h), which are other
+  // stories' prose, not the page's; `datelines` (per block, may be empty)
+  // the blocks is_dateline takes for one (extract/furniture.h)
+  // (extract/page_type.h, settle_type).
   ArticleShape article_shape(const std::vector<float>& rows, const std::vector<uint8_t>& leads,
-                             const std::vector<uint8_t>& datelines) const;
+                             const std::vector<uint8_t>& datelines, const std::vector<uint8_t>& titled) const;
 
  private:
   struct Families;
@@ -70,6 +71,11 @@ class FeatureExtractor {
   std::vector<std::string> page_names_;
   std::vector<std::size_t> page_columns_, block_columns_, max_columns_;
 };
+
+// Per block: 1 where most of its words (kHeadlineTitleShare) are the
+// page's title's (its <title>, og:title or first <h1>), read by the pieces
+// a separator joins ("Headline-Site"): the headline the title repeats.
+std::vector<uint8_t> title_headlines(const Blocks& blocks);
 
 // What the learned stages read of a page, computed once: the density
 // extractor's labels and the block rows.

@@ -57,7 +57,8 @@ ArticleShape shape_of(const std::string& html) {
   std::unique_ptr<Extractor> density = make_density_extractor(config);
   Blocks blocks = test::blocks_of(html);
   return features.article_shape(compute_page_features(features, *density, PageView{blocks, nullptr, "", "p"}).rows,
-                                teaser_leads(teaser_lists(blocks), blocks.blocks.size()), datelines(blocks));
+                                teaser_leads(teaser_lists(blocks), blocks.blocks.size()), datelines(blocks),
+                                title_headlines(blocks));
 }
 
 bool page_reads_as_article(const std::string& html) { return shape_of(html) != ArticleShape::kNone; }
@@ -90,6 +91,33 @@ TEST(PageShape, AHeadlineSetAsALineOfItsOwn) {
   html.replace(html.find("</h1>"), 5, "</div>");
   EXPECT_TRUE(page_reads_as_article(html));
   // A line that is not the title heads no story.
+  html.replace(html.find("Harbour festival opens</div>"), 22, "Weather and traffic today");
+  EXPECT_FALSE(page_reads_as_article(html));
+}
+
+TEST(PageShape, TheTitleNamesItsHeadlineAcrossASeparatorWithoutSpaces) {
+  // Chinese portals join the headline to the site's name with no space
+  // around the separator: "Headline-Site", "Headline_Section_Site".
+  for (const std::string title : {"Harbour festival opens-CityNews", "Harbour festival opens_Events_CityNews",
+                                  "\u6e2f\u53e3\u8282\u5f00\u5e55-\u57ce\u5e02\u65b0\u95fb"}) {
+    std::string html = story_page(8);
+    html.replace(html.find("Harbour festival opens | City News"), 34, title);
+    html.replace(html.find("<h1>"), 4, "<div class='title'>");
+    html.replace(html.find("</h1>"), 5, "</div>");
+    const std::string headline = title.substr(0, title.find_first_of("-_"));
+    html.replace(html.find("Harbour festival opens</div>"), 22, headline);
+    Blocks blocks = test::blocks_of(html);
+    std::vector<uint8_t> titled = title_headlines(blocks);
+    ASSERT_EQ(titled.size(), blocks.blocks.size());
+    for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
+      EXPECT_EQ(titled[b] != 0, blocks.blocks[b].text == headline) << title << ": " << blocks.blocks[b].text;
+    EXPECT_TRUE(page_reads_as_article(html)) << title;
+  }
+  // A line the title does not name heads no story.
+  std::string html = story_page(8);
+  html.replace(html.find("Harbour festival opens | City News"), 34, "Harbour festival opens-CityNews");
+  html.replace(html.find("<h1>"), 4, "<div class='title'>");
+  html.replace(html.find("</h1>"), 5, "</div>");
   html.replace(html.find("Harbour festival opens</div>"), 22, "Weather and traffic today");
   EXPECT_FALSE(page_reads_as_article(html));
 }
