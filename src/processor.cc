@@ -88,9 +88,10 @@ struct Processor::Cascade {
       *type = typer->classify(*features, page_features.rows);
       if (shape_decides(*type)) {
         *teasers = teaser_lists(blocks);
-        *type = settle_type(*type, features->article_shape(page_features.rows,
-                                                           teaser_leads(**teasers, blocks.blocks.size()),
-                                                           datelines(blocks), title_headlines(blocks)));
+        const std::vector<uint8_t> aside = aside_prose(teaser_leads(**teasers, blocks.blocks.size()),
+                                                       furniture_classes(blocks, furniture, kProseMinWords));
+        *type = settle_type(*type, features->article_shape(page_features.rows, aside, datelines(blocks),
+                                                           title_headlines(blocks)));
       }
       view.page_type = type->name;
       view.article_probability = type->article;

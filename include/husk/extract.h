@@ -113,10 +113,13 @@ enum class ExtractPreset : uint8_t { kBalanced, kPrecision, kRecall };
 
 // A class of page furniture ("credit", "paywall", ...): short blocks that
 // are about the page, not its text (src/extract/furniture.h). Each pattern
-// is RE2, matched case-insensitively anywhere in the block's text.
+// is RE2, matched case-insensitively anywhere in the block's text:
+// `patterns` in a line of at most kFurnitureMaxWords words ([furniture]),
+// `any_length` in a block of any length ([furniture_any_length]).
 struct FurnitureClass {
   std::string name;
   std::vector<std::string> patterns;
+  std::vector<std::string> any_length;
 };
 
 struct ExtractConfig {

@@ -348,10 +348,8 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     }
     t.comment_sections = comment_sections(d.blocks, comment_vocabulary(processor.options().extract.families),
                                           processor.options().extract.vocabulary.comment_headings);
-    for (const Block& b : d.blocks.blocks) {
-      t.furniture.push_back(furniture.number_of(b.text, b.features.words));
-      t.link_line.push_back(is_link_line(b));
-    }
+    t.furniture = furniture_classes(d.blocks, furniture);
+    for (const Block& b : d.blocks.blocks) t.link_line.push_back(is_link_line(b));
     t.teasers = teaser_lists(d.blocks);
     t.dateline = datelines(d.blocks);
     t.titled = title_headlines(d.blocks);
@@ -730,8 +728,9 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
     t.forum = out.forum[p];
     t.article = out.article[p];
     if (!shape_decides(t)) continue;
-    const std::vector<uint8_t> leads = teaser_leads(pages[p].teasers, pages[p].block_element.size());
-    t = settle_type(t, features.article_shape(pages[p].x, leads, pages[p].dateline, pages[p].titled));
+    const std::vector<uint8_t> aside =
+        aside_prose(teaser_leads(pages[p].teasers, pages[p].block_element.size()), pages[p].furniture);
+    t = settle_type(t, features.article_shape(pages[p].x, aside, pages[p].dateline, pages[p].titled));
     out.type[p] = std::move(t.name);
     out.article[p] = t.article;
   }

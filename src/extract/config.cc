@@ -96,41 +96,47 @@ Status apply_families(const toml::table& table, const std::string& source, std::
   return Status();
 }
 
-// [furniture]: each key a class, its value a list of RE2 patterns. A
+// [furniture] and [furniture_any_length]: each key a class, its value a
+// list of RE2 patterns (FurnitureClass::patterns and ::any_length). A
 // pattern RE2 cannot compile is an error here, with its place in the file,
 // so that extraction never meets one.
-Status apply_furniture(const toml::table& table, const std::string& source, std::vector<FurnitureClass>& classes) {
+Status apply_furniture(const toml::table& table, const std::string& source, std::string_view section,
+                       std::vector<std::string> FurnitureClass::*field, std::vector<FurnitureClass>& classes) {
   for (const auto& [name, node] : table) {
-    FurnitureClass c;
-    c.name = std::string(name.str());
+    const std::string where = std::string(section) + "." + std::string(name.str());
+    std::vector<std::string> patterns;
     const toml::array* array = node.as_array();
     if (array == nullptr)
-      return Status(Code::kInvalidArgument,
-                    toml_where(source, node) + ": furniture." + c.name + " must be a list of patterns");
+      return Status(Code::kInvalidArgument, toml_where(source, node) + ": " + where + " must be a list of patterns");
     for (const toml::node& item : *array) {
       std::optional<std::string> s = item.value<std::string>();
       if (!s || s->empty())
-        return Status(Code::kInvalidArgument, toml_where(source, item) + ": furniture." + c.name + " holds a non-string");
-      c.patterns.push_back(*s);
+        return Status(Code::kInvalidArgument, toml_where(source, item) + ": " + where + " holds a non-string");
+      patterns.push_back(*s);
     }
     // The class compiles as extraction will use it; only when it does not
     // is each pattern compiled alone, to name the one at fault.
-    if (!c.patterns.empty()) {
-      std::shared_ptr<const RE2> together = furniture_alternation(c.patterns);
+    if (!patterns.empty()) {
+      std::shared_ptr<const RE2> together = furniture_alternation(patterns);
       if (!together->ok()) {
-        for (std::size_t i = 0; i < c.patterns.size(); ++i) {
-          RE2 alone(c.patterns[i], furniture_pattern_options());
+        for (std::size_t i = 0; i < patterns.size(); ++i) {
+          RE2 alone(patterns[i], furniture_pattern_options());
           if (!alone.ok())
             return Status(Code::kInvalidArgument,
-                          toml_where(source, *array->get(i)) + ": furniture." + c.name + ": " + alone.error());
+                          toml_where(source, *array->get(i)) + ": " + where + ": " + alone.error());
         }
         return Status(Code::kInvalidArgument,
-                      toml_where(source, node) + ": furniture." + c.name + ": its patterns together: " + together->error());
+                      toml_where(source, node) + ": " + where + ": its patterns together: " + together->error());
       }
     }
-    // A class given again replaces the built-in one.
-    std::erase_if(classes, [&](const FurnitureClass& old) { return old.name == c.name; });
-    classes.push_back(std::move(c));
+    // A class's list given again replaces the built-in one; its other list stays.
+    auto at =
+        std::find_if(classes.begin(), classes.end(), [&](const FurnitureClass& c) { return c.name == name.str(); });
+    if (at == classes.end()) {
+      classes.push_back(FurnitureClass{std::string(name.str()), {}, {}});
+      at = classes.end() - 1;
+    }
+    (*at).*field = std::move(patterns);
   }
   std::sort(classes.begin(), classes.end(),
             [](const FurnitureClass& a, const FurnitureClass& b) { return a.name < b.name; });
@@ -150,7 +156,9 @@ Result<ExtractConfig> parse_over(const std::string& text, const std::string& sou
     } else if (key.str() == "families" && table != nullptr) {
       st = apply_families(*table, source, config.families);
     } else if (key.str() == "furniture" && table != nullptr) {
-      st = apply_furniture(*table, source, config.furniture);
+      st = apply_furniture(*table, source, "furniture", &FurnitureClass::patterns, config.furniture);
+    } else if (key.str() == "furniture_any_length" && table != nullptr) {
+      st = apply_furniture(*table, source, "furniture_any_length", &FurnitureClass::any_length, config.furniture);
     } else {
       st = Status(Code::kInvalidArgument, toml_where(source, node) + ": unknown section " + std::string(key.str()));
     }

@@ -463,10 +463,9 @@ constexpr float kHeadlineTitleShare = 0.7f;
 constexpr double kHeadlineMinWords = 3;
 constexpr double kHeadlineMaxWords = 30;
 constexpr float kHeadlineMaxLinkDensity = 0.5f;
-// A paragraph of prose: a sentence of eight words or more, ended as a
-// sentence ends, at most a quarter of it link text (a teaser's lead is
-// prose too, but a listing's items are headlines and links), not a heading.
-constexpr double kProseMinWords = 8;
+// A paragraph of prose (kProseMinWords, features.h): ended as a sentence
+// ends, at most a quarter of it link text (a teaser's lead is prose too,
+// but a listing's items are headlines and links), not a heading.
 constexpr float kProseMaxLinkDensity = 0.25f;
 // The article's body follows its headline within a window of blocks
 // (bylines, dates, share lines, a picture and its caption sit between) and
@@ -511,7 +510,13 @@ std::vector<uint8_t> title_headlines(const Blocks& blocks) {
   return out;
 }
 
-ArticleShape FeatureExtractor::article_shape(const std::vector<float>& rows, const std::vector<uint8_t>& leads,
+std::vector<uint8_t> aside_prose(std::vector<uint8_t> leads, const std::vector<uint8_t>& furniture) {
+  leads.resize(std::max(leads.size(), furniture.size()), 0);
+  for (std::size_t b = 0; b < furniture.size(); ++b) leads[b] |= furniture[b] != 0;
+  return leads;
+}
+
+ArticleShape FeatureExtractor::article_shape(const std::vector<float>& rows, const std::vector<uint8_t>& aside,
                                               const std::vector<uint8_t>& datelines,
                                               const std::vector<uint8_t>& titled) const {
   const std::size_t cols = columns();
@@ -519,8 +524,8 @@ ArticleShape FeatureExtractor::article_shape(const std::vector<float>& rows, con
   auto words = [&](const float* r) { return std::expm1(static_cast<double>(r[kWords])); };
   auto prose = [&](std::size_t b) {
     const float* r = &rows[b * cols];
-    const bool lead = b < leads.size() && leads[b] != 0;
-    return !lead && r[kHeading] == 0 && r[kEndsSentence] > 0 && r[kLinkDensity] < kProseMaxLinkDensity &&
+    const bool elsewhere = b < aside.size() && aside[b] != 0;
+    return !elsewhere && r[kHeading] == 0 && r[kEndsSentence] > 0 && r[kLinkDensity] < kProseMaxLinkDensity &&
                    words(r) >= kProseMinWords
                ? words(r)
                : 0.0;

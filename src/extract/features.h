@@ -56,12 +56,11 @@ class FeatureExtractor {
   // (a heading or a line of its own that is the page's title, or mostly
   // the title's words: `titled`, per block, title_headlines below) with
   // prose under it, the most of the page's prose; and whether a dateline
-  // stands beside the headline. `leads` (per block, may be empty) marks
-  // the leads of teaser lists (extract/teasers.h), which are other
-  // stories' prose, not the page's; `datelines` (per block, may be empty)
-  // the blocks is_dateline takes for one (extract/furniture.h)
-  // (extract/page_type.h, settle_type).
-  ArticleShape article_shape(const std::vector<float>& rows, const std::vector<uint8_t>& leads,
+  // stands beside the headline. `aside` (per block, may be empty) marks
+  // prose that is not the page's (aside_prose below); `datelines` (per
+  // block, may be empty) the blocks is_dateline takes for one
+  // (extract/furniture.h) (extract/page_type.h, settle_type).
+  ArticleShape article_shape(const std::vector<float>& rows, const std::vector<uint8_t>& aside,
                              const std::vector<uint8_t>& datelines, const std::vector<uint8_t>& titled) const;
 
  private:
@@ -76,6 +75,19 @@ class FeatureExtractor {
 // page's title's (its <title>, og:title or first <h1>), read by the pieces
 // a separator joins ("Headline-Site"): the headline the title repeats.
 std::vector<uint8_t> title_headlines(const Blocks& blocks);
+
+// Per block: 1 where its prose is not the page's own, for the shape's
+// test: the leads of teaser lists (teaser_leads, extract/teasers.h), other
+// stories' prose, and page furniture (per block its class, 0 for none:
+// furniture_classes, extract/furniture.h), a site's notices (a legal
+// notice of 200 words under every story made the story under half the
+// page's prose; docs/evaluation.md, "Legal notices").
+std::vector<uint8_t> aside_prose(std::vector<uint8_t> leads, const std::vector<uint8_t>& furniture);
+
+// The shape's paragraph of prose is a sentence of eight words or more
+// (FeatureExtractor::article_shape): a shorter block is never the page's
+// prose, nor need it be asked whether it is furniture.
+inline constexpr uint32_t kProseMinWords = 8;
 
 // What the learned stages read of a page, computed once: the density
 // extractor's labels and the block rows.

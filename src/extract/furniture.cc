@@ -20,20 +20,35 @@ std::shared_ptr<const RE2> furniture_alternation(const std::vector<std::string>&
 }
 
 FurnitureLines::FurnitureLines(const std::vector<FurnitureClass>& classes) {
+  // The configuration checked that each alternation compiles (config.cc).
+  auto compiled = [](const std::vector<std::string>& patterns) -> std::shared_ptr<const RE2> {
+    if (patterns.empty()) return nullptr;
+    std::shared_ptr<const RE2> re = furniture_alternation(patterns);
+    return re->ok() ? re : nullptr;
+  };
   for (const FurnitureClass& c : classes) {
-    if (c.patterns.empty()) continue;
-    std::shared_ptr<const RE2> compiled = furniture_alternation(c.patterns);
-    // The configuration checked that the alternation compiles (config.cc).
-    if (compiled->ok() && classes_.size() < kMaxFurnitureClasses) classes_.push_back({c.name, std::move(compiled)});
+    Compiled k{c.name, compiled(c.patterns), compiled(c.any_length)};
+    if ((k.pattern || k.any_length) && classes_.size() < kMaxFurnitureClasses) classes_.push_back(std::move(k));
   }
 }
 
 uint8_t FurnitureLines::number_of(std::string_view text, uint32_t words) const {
-  if (words == 0 || words > kFurnitureMaxWords) return 0;
+  if (words == 0) return 0;
   text = trim(text);
+  if (words <= kFurnitureMaxWords)
+    for (std::size_t k = 0; k < classes_.size(); ++k)
+      if (classes_[k].pattern && RE2::PartialMatch(text, *classes_[k].pattern)) return static_cast<uint8_t>(k + 1);
   for (std::size_t k = 0; k < classes_.size(); ++k)
-    if (RE2::PartialMatch(text, *classes_[k].pattern)) return static_cast<uint8_t>(k + 1);
+    if (classes_[k].any_length && RE2::PartialMatch(text, *classes_[k].any_length)) return static_cast<uint8_t>(k + 1);
   return 0;
+}
+
+std::vector<uint8_t> furniture_classes(const Blocks& blocks, const FurnitureLines& lines, uint32_t min_words) {
+  std::vector<uint8_t> out;
+  out.reserve(blocks.blocks.size());
+  for (const Block& b : blocks.blocks)
+    out.push_back(b.features.words < min_words ? 0 : lines.number_of(b.text, b.features.words));
+  return out;
 }
 
 std::string_view FurnitureLines::name(uint8_t number) const {

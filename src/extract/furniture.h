@@ -27,6 +27,10 @@ namespace husk {
 // phrases is a paragraph that mentions it (on the development collections,
 // the kept blocks of 31 to 50 words the classes match are the gold's text
 // about as often as not: manual pages, reviews naming a subscription).
+// A class's any-length patterns ([furniture_any_length]) match at any
+// length: the copyright sign standing as a sign, which no story's paragraph
+// holds and a site's legal notice of 200 words does (docs/evaluation.md,
+// "Legal notices").
 inline constexpr uint32_t kFurnitureMaxWords = 30;
 
 // A block's class is a number of one byte (0 for none); the last value is
@@ -48,7 +52,8 @@ class FurnitureLines {
   FurnitureLines() = default;
   explicit FurnitureLines(const std::vector<FurnitureClass>& classes);
 
-  // The class a block's text belongs to, or "" (longer blocks never do).
+  // The class a block's text belongs to, or "" (a longer block only by an
+  // any-length pattern).
   std::string_view class_of(std::string_view text, uint32_t words) const { return name(number_of(text, words)); }
   // The same as a number: 0 for none, k for the k-th class in name order.
   uint8_t number_of(std::string_view text, uint32_t words) const;
@@ -58,10 +63,17 @@ class FurnitureLines {
  private:
   struct Compiled {
     std::string name;
-    std::shared_ptr<const RE2> pattern;  // furniture_alternation of the class's patterns
+    std::shared_ptr<const RE2> pattern;     // furniture_alternation of the class's patterns, or null
+    std::shared_ptr<const RE2> any_length;  // the same of its any-length patterns, or null
   };
   std::vector<Compiled> classes_;
 };
+
+// Per block: its class number (FurnitureLines::number_of), 0 where it is
+// not furniture; a block of fewer than `min_words` words is given 0
+// unread (a caller that asks only of longer blocks spares the patterns
+// the menus' and links' short lines).
+std::vector<uint8_t> furniture_classes(const Blocks& blocks, const FurnitureLines& lines, uint32_t min_words = 0);
 
 // Takes the furniture out of what a stage kept and returns it: one entry per
 // block, the class number (FurnitureLines::number_of) where a kept block

@@ -88,11 +88,21 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
       "Categories of cost are listed in the annex.",
   };
   for (const char* text : kText) EXPECT_EQ(class_of(lines, text), "") << text;
-  // A paragraph is never a furniture line, whatever it holds.
-  std::string paragraph = "© 2022 Example News.";
-  for (int i = 0; i < 30; ++i) paragraph += " word";
-  EXPECT_GT(spaced_words(paragraph), kFurnitureMaxWords);
-  EXPECT_EQ(class_of(lines, paragraph), "");
+  // A paragraph is never a furniture line, whatever phrase it holds ...
+  std::string words;
+  for (int i = 0; i < 30; ++i) words += " word";
+  for (const char* phrase : {"All rights reserved.", "Photo: Jane Doe.", "Subscribe to read the full story.",
+                             "Article 53.1© states it.", "FranГ©ois wrote it."}) {
+    const std::string paragraph = phrase + words;
+    EXPECT_GT(spaced_words(paragraph), kFurnitureMaxWords);
+    EXPECT_EQ(class_of(lines, paragraph), "") << paragraph;
+  }
+  // ... but the copyright sign, at any length: a site's legal notice.
+  for (const char* notice : {"© 2022 Example News.", "Owner of the project: © News Agency L.P.",
+                             "Copyright©2007 Example Corp.", "Text (© Example) may be quoted."}) {
+    const std::string paragraph = notice + words;
+    EXPECT_EQ(class_of(lines, paragraph), "credit") << paragraph;
+  }
 }
 
 // Every process compiles the patterns at start: each stays a small RE2
@@ -102,11 +112,12 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
 // of husk extract.
 TEST(Furniture, EveryPatternIsASmallProgram) {
   for (const FurnitureClass& c : default_extract_config().furniture)
-    for (const std::string& p : c.patterns) {
-      RE2 compiled(p, furniture_pattern_options());
-      ASSERT_TRUE(compiled.ok()) << c.name << ": " << p;
-      EXPECT_LT(compiled.ProgramSize(), 3000) << c.name << ": " << p;
-    }
+    for (const std::vector<std::string>* list : {&c.patterns, &c.any_length})
+      for (const std::string& p : *list) {
+        RE2 compiled(p, furniture_pattern_options());
+        ASSERT_TRUE(compiled.ok()) << c.name << ": " << p;
+        EXPECT_LT(compiled.ProgramSize(), 3000) << c.name << ": " << p;
+      }
 }
 
 TEST(Furniture, LeavesTheTextWhateverStageKeptIt) {
@@ -197,10 +208,21 @@ TEST(Furniture, ConfigurationReplacesAClassAndNamesABadPattern) {
   EXPECT_EQ(class_of(lines, "Source: the ministry"), "credit");
   EXPECT_EQ(class_of(lines, "Photo: Jane Doe"), "");  // the built-in credit patterns are replaced
   EXPECT_EQ(class_of(lines, "5 min read"), "reading_time");  // the other classes stay
-  auto off = parse_extract_config("[furniture]\ncredit = []\n", "off.toml");
+  // The class's any-length patterns stay until they are given too.
+  EXPECT_EQ(class_of(lines, "© 2022 Example News"), "credit");
+  auto off = parse_extract_config("[furniture]\ncredit = []\n[furniture_any_length]\ncredit = []\n", "off.toml");
   ASSERT_TRUE(off.ok()) << off.status().to_string();
-  EXPECT_EQ(class_of(FurnitureLines(off->furniture), "© 2022 Example News"), "");  // an empty list turns it off
+  EXPECT_EQ(class_of(FurnitureLines(off->furniture), "© 2022 Example News"), "");  // empty lists turn it off
   EXPECT_EQ(class_of(FurnitureLines(off->furniture), "5 min read"), "reading_time");
+  auto long_only = parse_extract_config("[furniture_any_length]\nlegal = ['terms of reprinting']\n", "long.toml");
+  ASSERT_TRUE(long_only.ok()) << long_only.status().to_string();
+  std::string terms = "The terms of reprinting:";
+  for (int i = 0; i < 40; ++i) terms += " word";
+  EXPECT_EQ(class_of(FurnitureLines(long_only->furniture), terms), "legal");
+  auto bad_long = parse_extract_config("[furniture_any_length]\ncredit = ['(']\n", "bl.toml");
+  ASSERT_FALSE(bad_long.ok());
+  EXPECT_NE(bad_long.status().message().find("furniture_any_length.credit"), std::string::npos)
+      << bad_long.status().message();
   auto bad = parse_extract_config("[furniture]\n\ncredit = ['(unclosed']\n", "bad.toml");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("bad.toml:3"), std::string::npos) << bad.status().message();

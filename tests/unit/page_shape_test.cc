@@ -57,7 +57,9 @@ ArticleShape shape_of(const std::string& html) {
   std::unique_ptr<Extractor> density = make_density_extractor(config);
   Blocks blocks = test::blocks_of(html);
   return features.article_shape(compute_page_features(features, *density, PageView{blocks, nullptr, "", "p"}).rows,
-                                teaser_leads(teaser_lists(blocks), blocks.blocks.size()), datelines(blocks),
+                                aside_prose(teaser_leads(teaser_lists(blocks), blocks.blocks.size()),
+                                            furniture_classes(blocks, FurnitureLines(config.furniture))),
+                                datelines(blocks),
                                 title_headlines(blocks));
 }
 
@@ -119,6 +121,25 @@ TEST(PageShape, TheTitleNamesItsHeadlineAcrossASeparatorWithoutSpaces) {
   html.replace(html.find("<h1>"), 4, "<div class='title'>");
   html.replace(html.find("</h1>"), 5, "</div>");
   html.replace(html.find("Harbour festival opens</div>"), 22, "Weather and traffic today");
+  EXPECT_FALSE(page_reads_as_article(html));
+}
+
+TEST(PageShape, ASitesLegalNoticeIsNotThePagesProse) {
+  // A news site's legal notice under every story: ownership, registration,
+  // terms of reprinting, longer than a short story. It is furniture
+  // (the copyright sign), not prose the story must outweigh.
+  std::string notice =
+      "<h2><a href='/'>City News</a></h2>"
+      "<p class='bot'>Owner of the project: \u00a9 News Agency L.P., registered as a mass medium.";
+  for (int i = 0; i < 12; ++i)
+    notice += " Quoting the materials of the site is allowed with a direct link to the page they were taken from.";
+  notice += "</p>";
+  std::string html = story_page(4);
+  html.insert(html.find("</body>"), notice);
+  EXPECT_TRUE(page_reads_as_article(html));
+  // Without the sign it is prose like any other, and the most of the page's.
+  const std::size_t sign = html.find("\u00a9");
+  html.erase(sign, std::string("\u00a9").size());
   EXPECT_FALSE(page_reads_as_article(html));
 }
 
