@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "extract/features.h"
 #include "extract/furniture.h"
 
 namespace husk {
@@ -176,16 +177,20 @@ std::vector<uint8_t> take_out_teasers(const Teasers& teasers, const std::vector<
   // so that each list is judged in constant time and a page of many lists
   // in time linear in its blocks.
   const std::vector<uint8_t> lead = teaser_leads(teasers, n);
-  std::vector<double> prose(n + 1, 0.0);
-  for (std::size_t i = 0; i < n; ++i)
-    prose[i + 1] = prose[i] + (keep[i] && teasers.prose[i] && !lead[i] ? words[i] : 0.0);
+  std::vector<double> prose(n + 1, 0.0), paragraphs(n + 1, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double w = keep[i] && teasers.prose[i] && !lead[i] ? words[i] : 0.0;
+    prose[i + 1] = prose[i] + w;
+    paragraphs[i + 1] = paragraphs[i] + (w >= kProseMinWords ? w : 0.0);
+  }
   for (const TeaserList& list : teasers.lists) {
     const std::size_t first = std::min<std::size_t>(list.container.first, n);
     const std::size_t end = std::min<std::size_t>(std::max(list.container.end, list.container.first), n);
     const double inside = prose[end] - prose[first];
-    // Prose beside the leads in their container: an article's paragraphs.
+    const double beside = paragraphs[end] - paragraphs[first];
+    // A paragraph beside the leads in their container: an article's.
     // No prose outside it: the list is the page.
-    if (inside > 0 || prose[n] - inside <= 0) continue;
+    if (beside > 0 || prose[n] - inside <= 0) continue;
     for (uint32_t b : list.leads)
       if (b < keep.size() && keep[b]) {
         keep[b] = 0;

@@ -8,9 +8,10 @@
 // put a dozen such leads under the story) the out-of-fold text doubled.
 // What tells a list from the article is its shape, the same on every site:
 // at least kMinTeasers headline-then-lead pairs in a row, alone in their
-// container (no other prose beside them there: an article that interleaves
-// "Read also" links with its paragraphs has paragraphs before the first
-// link), on a page whose kept prose outside it is the article.
+// container (no other paragraph beside them there: an article that
+// interleaves "Read also" links with its paragraphs has paragraphs before
+// the first link; a box's three-word label is no paragraph), on a page
+// whose kept prose outside it is the article.
 // docs/evaluation.md, "Teaser lists".
 #pragma once
 
@@ -48,7 +49,10 @@ Teasers teaser_lists(const Blocks& blocks);
 std::vector<uint8_t> teaser_leads(const Teasers& teasers, std::size_t blocks);
 
 // Takes the leads of each list out of what a stage kept, unless its
-// container keeps prose beside them or no prose but leads is kept outside
+// container keeps a paragraph of other prose beside them (a block of
+// kProseMinWords words or more, extract/features.h: a sidebar's box
+// label kept by the model spared a dozen leads on a Greek portal,
+// docs/evaluation.md "Teaser lists") or no prose but leads is kept outside
 // it, each list judged on what the stage kept (given the words of each
 // block, word_counts, husk/extract.h); returns one entry per block, 1
 // where a kept lead was taken out. Extraction (Processor::finish, on a

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "extract/features.h"
 #include "husk/extract.h"
 #include "unit/test_util.h"
 
@@ -136,6 +137,30 @@ TEST(Teasers, AnArticleWithLinksBetweenItsParagraphsKeepsThem) {
   EXPECT_EQ(out, std::vector<uint8_t>(blocks.blocks.size(), 0));
 }
 
+// A box's label kept in the list's container (a sidebar that stacks a
+// catalogue and the latest news reads as one list) is no paragraph of an
+// article: the leads leave. A sentence of eight words or more there is
+// one, and spares them.
+TEST(Teasers, AShortLabelInTheListsContainerIsNoParagraph) {
+  const std::string page = news_page(4);
+  const std::size_t ul = page.find("<ul>") + 4;
+  std::string labelled = page;
+  labelled.insert(ul, "<li><div>Health on the web</div></li>");
+  Blocks blocks = test::blocks_of(labelled);
+  const Teasers teasers = teaser_lists(blocks);
+  ASSERT_EQ(teasers.lists.size(), 1u);
+  const uint32_t label = teasers.lists[0].container.first;
+  ASSERT_EQ(blocks.blocks[label].text, "Health on the web");
+  std::vector<uint8_t> out = taken_out(blocks);
+  for (uint32_t b : teasers.lists[0].leads) EXPECT_TRUE(out[b]) << blocks.blocks[b].text;
+  EXPECT_FALSE(out[label]);
+  std::string sentence = page;
+  sentence.insert(ul, "<li><div>The programme of the weekend is printed here in full for readers.</div></li>");
+  blocks = test::blocks_of(sentence);
+  ASSERT_EQ(teaser_lists(blocks).lists.size(), 1u);
+  EXPECT_EQ(taken_out(blocks), std::vector<uint8_t>(blocks.blocks.size(), 0));
+}
+
 // A page that is nothing but such a list (a section's front page the
 // classifier was sure was an article) keeps it: with no prose outside the
 // list, the list is the page.
@@ -200,17 +225,21 @@ TEST(Teasers, RunningSumsAgreeWithAScanOfEveryBlock) {
         if (next(2) != 0) list.leads.push_back(b);
       teasers.lists.push_back(list);
     }
-    // The twin: the kept prose no list leads, in and out of each container.
+    // The twin: the kept prose no list leads, out of each container, and
+    // the paragraphs of it in the container.
     std::vector<uint8_t> lead(n, 0), expected_keep = keep, expected(n, 0);
     for (const TeaserList& list : teasers.lists)
       for (uint32_t b : list.leads) lead[b] = 1;
     for (const TeaserList& list : teasers.lists) {
-      double inside = 0, outside = 0;
+      double paragraphs_inside = 0, outside = 0;
       for (uint32_t i = 0; i < n; ++i) {
         if (!keep[i] || !teasers.prose[i] || lead[i]) continue;
-        (i >= list.container.first && i < list.container.end ? inside : outside) += words[i];
+        if (i < list.container.first || i >= list.container.end)
+          outside += words[i];
+        else if (words[i] >= kProseMinWords)
+          paragraphs_inside += words[i];
       }
-      if (inside > 0 || outside <= 0) continue;
+      if (paragraphs_inside > 0 || outside <= 0) continue;
       for (uint32_t b : list.leads)
         if (expected_keep[b]) expected_keep[b] = 0, expected[b] = 1;
     }
