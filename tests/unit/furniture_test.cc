@@ -103,6 +103,24 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
     const std::string paragraph = notice + words;
     EXPECT_EQ(class_of(lines, paragraph), "credit") << paragraph;
   }
+  // So is a Chinese portal's disclaimer under its label, or where the site
+  // speaks of itself; a story's paragraph quoting a statement is not.
+  const std::string reprint =
+      "凡注明为其他媒体来源的信息，均为转载自其他媒体，转载并不代表本网赞同其观点，也不代表本网对其真实性负责。"
+      "您若对该稿件内容有任何疑问或质疑，请即与本网联系，本网将迅速给您回应并做处理。";
+  const std::string disclaimer =
+      "免責聲明：本文所載資料僅供參考，并不構成投資建議，對該資料或使用該資料所導致的結果概不承擔任何責任。"
+      "若資料與原文有異，概以原文為準。";
+  const std::string story =
+      "该公司当天发表声明称，事故原因正在调查之中，目前没有人员伤亡，工厂将在检查完成以后恢复生产，"
+      "当地政府也派出工作组前往现场了解情况并协助处理。";
+  for (const std::string* text : {&reprint, &disclaimer, &story}) {
+    Blocks blocks = test::blocks_of("<html><body><p>" + *text + "</p></body></html>");
+    ASSERT_EQ(blocks.blocks.size(), 1u);
+    EXPECT_GT(blocks.blocks[0].features.words, kFurnitureMaxWords) << *text;
+    EXPECT_EQ(std::string(lines.class_of(*text, blocks.blocks[0].features.words)), text == &story ? "" : "notice")
+        << *text;
+  }
 }
 
 // Every process compiles the patterns at start: each stays a small RE2
