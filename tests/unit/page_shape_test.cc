@@ -5,6 +5,7 @@
 // stories, each headed as the first or by a link, is not. A service page
 // is decided as an article only by a story dated beside its headline.
 #include <memory>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,20 @@ TEST(PageShape, TheTitleNamesItsHeadlineAcrossASeparatorWithoutSpaces) {
   html.replace(html.find("</h1>"), 5, "</div>");
   html.replace(html.find("Harbour festival opens</div>"), 22, "Weather and traffic today");
   EXPECT_FALSE(page_reads_as_article(html));
+}
+
+// A section's name the title repeats ("Headline - Section - Site") may
+// head the page just above the story's headline; the longer titled line
+// below it is the headline, and the story under it makes the shape.
+TEST(PageShape, ASectionsNameAboveTheHeadlineIsNotTheHeadline) {
+  std::string html = story_page(8);
+  html.replace(html.find("Harbour festival opens | City News"), 34,
+               "Harbour festival opens on Friday with music - Events in the city - City News");
+  html.replace(html.find("<h1>Harbour festival opens</h1>"), 31,
+               "<h1>Events in the city</h1><h1>Harbour festival opens on Friday with music</h1>");
+  const std::vector<uint8_t> titled = title_headlines(test::blocks_of(html));
+  EXPECT_EQ(std::count(titled.begin(), titled.end(), 1), 2);  // both name the title
+  EXPECT_TRUE(page_reads_as_article(html));
 }
 
 TEST(PageShape, ASitesLegalNoticeIsNotThePagesProse) {
