@@ -91,7 +91,7 @@ struct Processor::Cascade {
         const std::vector<uint8_t> aside = aside_prose(teaser_leads(**teasers, blocks.blocks.size()),
                                                        furniture_classes(blocks, furniture, kProseMinWords));
         *type = settle_type(*type, features->article_shape(page_features.rows, aside, datelines(blocks),
-                                                           title_headlines(blocks)));
+                                                           title_headlines(blocks), sentence_ends(blocks)));
       }
       view.page_type = type->name;
       view.article_probability = type->article;

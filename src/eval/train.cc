@@ -353,6 +353,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     t.teasers = teaser_lists(d.blocks);
     t.dateline = datelines(d.blocks);
     t.titled = title_headlines(d.blocks);
+    t.sentences = sentence_ends(d.blocks);
     t.repeat_key = repeat_keys(d.blocks);
     for (const Block& b : d.blocks.blocks) w.words.push_back(lower_tokens(b.text));
     w.words.push_back(lower_tokens(sp.gold));
@@ -728,9 +729,10 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
     t.forum = out.forum[p];
     t.article = out.article[p];
     if (!shape_decides(t)) continue;
+    const TrainingPage& page = pages[p];
     const std::vector<uint8_t> aside =
-        aside_prose(teaser_leads(pages[p].teasers, pages[p].block_element.size()), pages[p].furniture);
-    t = settle_type(t, features.article_shape(pages[p].x, aside, pages[p].dateline, pages[p].titled));
+        aside_prose(teaser_leads(page.teasers, page.block_element.size()), page.furniture);
+    t = settle_type(t, features.article_shape(page.x, aside, page.dateline, page.titled, page.sentences));
     out.type[p] = std::move(t.name);
     out.article[p] = t.article;
   }

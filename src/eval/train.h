@@ -73,6 +73,8 @@ struct TrainingPage {
   std::vector<uint8_t> dateline;
   // Per block: whether the title repeats it (title_headlines, extract/features.h).
   std::vector<uint8_t> titled;
+  // Per block: whether it ends a sentence (sentence_ends, extract/features.h).
+  std::vector<uint8_t> sentences;
   // Its teaser lists (extract/teasers.h), whose leads extraction takes out
   // of a page it is sure is an article.
   Teasers teasers;

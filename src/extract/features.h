@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "husk/extract.h"
@@ -59,9 +60,12 @@ class FeatureExtractor {
   // stands beside the headline. `aside` (per block, may be empty) marks
   // prose that is not the page's (aside_prose below); `datelines` (per
   // block, may be empty) the blocks is_dateline takes for one
-  // (extract/furniture.h) (extract/page_type.h, settle_type).
+  // (extract/furniture.h); `sentences` (per block) the blocks whose text
+  // ends a sentence (sentence_ends below) (extract/page_type.h,
+  // settle_type).
   ArticleShape article_shape(const std::vector<float>& rows, const std::vector<uint8_t>& aside,
-                             const std::vector<uint8_t>& datelines, const std::vector<uint8_t>& titled) const;
+                             const std::vector<uint8_t>& datelines, const std::vector<uint8_t>& titled,
+                             const std::vector<uint8_t>& sentences) const;
 
  private:
   struct Families;
@@ -73,8 +77,18 @@ class FeatureExtractor {
 
 // Per block: 1 where most of its words (kHeadlineTitleShare) are the
 // page's title's (its <title>, og:title or first <h1>), read by the pieces
-// a separator joins ("Headline-Site"): the headline the title repeats.
+// a separator joins ("Headline-Site"), in the title and in the block's own
+// words ("净利1900万-2900万"): the headline the title repeats.
 std::vector<uint8_t> title_headlines(const Blocks& blocks);
+
+// Whether a text ends as a sentence does: its last character a sentence's
+// end (. ! ? … 。 ！ ？), past the closing quotes and brackets after it
+// ("...the end.\"", "…。」"), or past a credit in round brackets after it
+// ("...on Monday. (Reuters)", "。（高健）"). The shape's test of prose;
+// the block model's ends_sentence column reads the last character alone.
+bool ends_sentence(std::string_view text);
+// Per block: 1 where its text ends as a sentence does (ends_sentence).
+std::vector<uint8_t> sentence_ends(const Blocks& blocks);
 
 // Per block: 1 where its prose is not the page's own, for the shape's
 // test: the leads of teaser lists (teaser_leads, extract/teasers.h), other

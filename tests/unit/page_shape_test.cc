@@ -60,8 +60,7 @@ ArticleShape shape_of(const std::string& html) {
   return features.article_shape(compute_page_features(features, *density, PageView{blocks, nullptr, "", "p"}).rows,
                                 aside_prose(teaser_leads(teaser_lists(blocks), blocks.blocks.size()),
                                             furniture_classes(blocks, FurnitureLines(config.furniture))),
-                                datelines(blocks),
-                                title_headlines(blocks));
+                                datelines(blocks), title_headlines(blocks), sentence_ends(blocks));
 }
 
 bool page_reads_as_article(const std::string& html) { return shape_of(html) != ArticleShape::kNone; }
@@ -125,6 +124,59 @@ TEST(PageShape, TheTitleNamesItsHeadlineAcrossASeparatorWithoutSpaces) {
   EXPECT_FALSE(page_reads_as_article(html));
 }
 
+TEST(PageShape, AHeadlineWithASeparatorOfItsOwnIsTheTitles) {
+  // The title splits the headline's own "1900万-2900万" where it joins the
+  // site's name; the headline's word is the title's, piece by piece.
+  const std::string headline = "\u7eff\u666f\u63a7\u80a1 \u51c0\u52291900\u4e07-2900\u4e07";
+  std::string html = story_page(8);
+  html.replace(html.find("Harbour festival opens | City News"), 34, headline + "-\u8d22\u7ecf-\u5343\u534e\u7f51");
+  html.replace(html.find("<h1>Harbour festival opens</h1>"), 31, "<div class='title'>" + headline + "</div>");
+  const Blocks blocks = test::blocks_of(html);
+  const std::vector<uint8_t> titled = title_headlines(blocks);
+  ASSERT_EQ(titled.size(), blocks.blocks.size());
+  for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
+    EXPECT_EQ(titled[b] != 0, blocks.blocks[b].text == headline) << blocks.blocks[b].text;
+  // A word with a piece the title lacks is not the title's.
+  html.replace(html.find(headline + "</div>"), headline.size(),
+               "\u7eff\u666f\u63a7\u80a1 \u51c0\u52291900\u4e07-3900\u4e07");
+  const std::vector<uint8_t> other = title_headlines(test::blocks_of(html));
+  EXPECT_EQ(std::count(other.begin(), other.end(), 1), 0);
+}
+
+TEST(PageShape, ASentenceEndsPastClosingQuotesAndACredit) {
+  for (const char* text : {"The mayor spoke.", "The mayor said: \"It opens on Friday.\"", "\u5f00\u5e55\u3002\u300d",
+                           "The harbour reopened on Monday. (Reuters)", "\u7f8e\u56fd\u56fd\u503a\u3002\uff08\u9ad8\u5065\uff09",
+                           "\u8d70\u52bf\u3002\uff08\uff45\uff57\uff09", "It opens (on Friday)."})
+    EXPECT_TRUE(ends_sentence(text)) << text;
+  for (const char* text : {"Weather and traffic today", "Trains run again (Reuters)", "(Reuters)", "",
+                           "It opened. (a bracket holding far more than a credit)", "Stages: music, dance (",
+                           "It opened. (Reuters"})
+    EXPECT_FALSE(ends_sentence(text)) << text;
+  // A story whose paragraphs close a quotation, or end with the agency's
+  // name, is a story.
+  for (const char* ending : {".\"", ". (AP)"}) {
+    std::string html = story_page(4);
+    for (std::size_t at = html.find(".</p>"); at != std::string::npos; at = html.find(".</p>", at))
+      html.replace(at, 1, ending);
+    EXPECT_EQ(shape_of(html), ArticleShape::kStory) << ending;
+  }
+}
+
+TEST(PageShape, ALinkedLabelInsideTheStoryDoesNotEndIt) {
+  // A related-links box set inside the story under a linked one-word
+  // heading (its rubric), or a byline set as a linked heading: the story
+  // goes on under it. A linked headline of another story ends it.
+  for (const char* box : {"<h3><a href='/crime'>Crime</a></h3><ul><li><a href='/a'>Budget approved today</a></li></ul>",
+                          "<h5><a href='/news'>City News</a></h5>"}) {
+    std::string html = story_page(4);
+    html.insert(html.find("<p>About forty"), box);
+    EXPECT_EQ(shape_of(html), ArticleShape::kStory) << box;
+  }
+  std::string html = story_page(4);
+  html.insert(html.find("<p>About forty"), "<h3><a href='/b'>Trains run again tomorrow</a></h3>");
+  EXPECT_EQ(shape_of(html), ArticleShape::kNone);
+}
+
 // A section's name the title repeats ("Headline - Section - Site") may
 // head the page just above the story's headline; the longer titled line
 // below it is the headline, and the story under it makes the shape.
@@ -144,7 +196,7 @@ TEST(PageShape, ASitesLegalNoticeIsNotThePagesProse) {
   // terms of reprinting, longer than a short story. It is furniture
   // (the copyright sign), not prose the story must outweigh.
   std::string notice =
-      "<h2><a href='/'>City News</a></h2>"
+      "<h2><a href='/'>City News Agency</a></h2>"
       "<p class='bot'>Owner of the project: \u00a9 News Agency L.P., registered as a mass medium.";
   for (int i = 0; i < 12; ++i)
     notice += " Quoting the materials of the site is allowed with a direct link to the page they were taken from.";
