@@ -629,6 +629,17 @@ ArticleShape FeatureExtractor::article_shape(const std::vector<float>& rows, con
     all += prose(b);
   }
   if (headline == n) return ArticleShape::kNone;
+  // The site's name set as a linked heading over the page (a logo,
+  // "<h1><a href='/'>Site</a></h1>", which the title names after the
+  // headline) is no story's headline: a linked first headline gives way to
+  // the next one the title names that is not a link. A blog's headline
+  // linked to its own page, with none after it, stays.
+  if (rows[headline * cols + kLinkDensity] >= kHeadingLinkDensity)
+    for (std::size_t b = headline + 1; b < n; ++b)
+      if (headline_at(b) && rows[b * cols + kLinkDensity] < kHeadingLinkDensity) {
+        headline = b;
+        break;
+      }
   // A section's name the title repeats ("Headline - Section - Site") may
   // head the page just above the story's headline: a longer line the
   // title names within kSectionWindow blocks below is the headline.

@@ -1,6 +1,8 @@
 // Page furniture (furniture.h).
 #include "extract/furniture.h"
 
+#include <algorithm>
+
 #include "base/text_util.h"
 #include "extract/vocabulary.h"
 
@@ -97,6 +99,19 @@ uint32_t stamp_words(std::string_view text) {
   return spaced_words(std::string_view(match.data(), match.size()));
 }
 
+// The words of a line that hold no letter or digit: the dashes, arrows,
+// bullets and bars between a headline and its source, date or section
+// ("– Headline — Agency, 13.10.2011", "Society → Headline").
+uint32_t mark_words(std::string_view text) {
+  uint32_t marks = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    if (end > at && !has_letter_or_digit(text.substr(at, end - at))) ++marks;
+    at = end + 1;
+  }
+  return marks;
+}
+
 }  // namespace
 
 uint32_t spaced_words(std::string_view text) {
@@ -114,9 +129,10 @@ bool is_link_line(const Block& block) {
   const BlockFeatures& f = block.features;
   if (f.link_density > kLinkLineDensity) return true;
   if (f.link_words < kMinStampedHeadlineWords) return false;
-  uint32_t stamp = stamp_words(block.text);
-  if (stamp == 0 || stamp >= f.words) return false;
-  return static_cast<float>(f.link_words) > kLinkLineDensity * static_cast<float>(f.words - stamp);
+  uint32_t beside = stamp_words(block.text);
+  if (f.words <= kMaxMarkedLineWords) beside += mark_words(block.text);
+  if (beside == 0 || beside >= f.words) return false;
+  return static_cast<float>(f.link_words) > kLinkLineDensity * static_cast<float>(f.words - beside);
 }
 
 bool is_dateline(const Block& block) {

@@ -219,6 +219,27 @@ TEST(Furniture, AHeadlineLinkWithItsDateOrTimeIsALinkLine) {
   EXPECT_EQ(lines, (std::vector<bool>{true, true, true, true, true, false, false, false, false, false, true}));
 }
 
+// The dashes, arrows and bars between a related story's link and its
+// source, date or section are no words of the line: the link is most of
+// it. Beside words of prose, or in a paragraph's length, they are the
+// text's own punctuation.
+TEST(Furniture, TheMarksBesideAHeadlineLinkAreNoWords) {
+  std::string paragraph = "<li><a href='/p'>The council</a> met";
+  for (int i = 0; i < 12; ++i) paragraph += " \u2013 <a href='/q'>again and again</a>";  // 51 words
+  paragraph += "</li>";
+  Blocks blocks = test::blocks_of(
+      "<html><body><ul>"
+      "<li>\u2013 <a href='/m'>Doctors could not save the boy</a> \u2014 Agency, 13.10.2011</li>"
+      "<li>Society \u2192 <a href='/n'>Hooligans delay the spring decoration</a></li>"
+      "<li><a href='/o'>Farewell to the old admiral</a> | Agency</li>"
+      "<li>\u2013 <a href='/r'>The report</a> \u2014 said the mayor on Tuesday</li>" +
+      paragraph + "</ul></body></html>");
+  ASSERT_EQ(blocks.blocks.size(), 5u);
+  std::vector<bool> lines;
+  for (const Block& b : blocks.blocks) lines.push_back(is_link_line(b));
+  EXPECT_EQ(lines, (std::vector<bool>{true, true, true, false, false}));
+}
+
 TEST(Furniture, ConfigurationReplacesAClassAndNamesABadPattern) {
   auto mine = parse_extract_config("[furniture]\ncredit = ['^source:']\n", "mine.toml");
   ASSERT_TRUE(mine.ok()) << mine.status().to_string();

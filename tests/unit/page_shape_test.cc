@@ -177,6 +177,22 @@ TEST(PageShape, ALinkedLabelInsideTheStoryDoesNotEndIt) {
   EXPECT_EQ(shape_of(html), ArticleShape::kNone);
 }
 
+TEST(PageShape, TheSitesLinkedNameAboveTheHeadlineIsNotTheHeadline) {
+  // A logo set as the first heading, linked to the home page: the title
+  // names it after the headline ("Headline | City News"), and the story's
+  // own heading, at the same level, follows.
+  std::string html = story_page(8);
+  html.replace(html.find("City News</title>"), 9, "The City News");
+  html.replace(html.find("<ul class='menu'>"), 0, "<h1><a href='/'>The City News</a></h1>");
+  EXPECT_EQ(title_headlines(test::blocks_of(html)).front(), 1);  // the title names it
+  EXPECT_TRUE(page_reads_as_article(html));
+  // A headline linked to its own page, the only one, is the headline.
+  std::string linked = story_page(8);
+  linked.replace(linked.find("<h1>Harbour festival opens</h1>"), 31,
+                 "<h1><a href='/festival'>Harbour festival opens</a></h1>");
+  EXPECT_TRUE(page_reads_as_article(linked));
+}
+
 // A section's name the title repeats ("Headline - Section - Site") may
 // head the page just above the story's headline; the longer titled line
 // below it is the headline, and the story under it makes the shape.
