@@ -241,18 +241,25 @@ std::string_view bare_word(std::string_view w) {
 enum class TitlePieces : uint8_t { kWhole, kPieces };
 constexpr std::string_view kTitleSeparators = "-_|";
 
+// Calls f with each piece, bare, that a separator joins in `w`; not at all
+// when `w` holds no separator.
+template <class F>
+void each_title_piece(std::string_view w, F&& f) {
+  if (w.find_first_of(kTitleSeparators) == std::string_view::npos) return;
+  for (std::size_t at = 0; at <= w.size();) {
+    const std::size_t end = std::min(w.find_first_of(kTitleSeparators, at), w.size());
+    f(bare_word(w.substr(at, end - at)));
+    at = end + 1;
+  }
+}
+
 WordSet title_word_set(const Blocks& blocks, TitlePieces pieces) {
   WordSet words;
   for (const std::string* t : {&blocks.title_tag, &blocks.og_title, &blocks.first_h1})
     each_lower_word(*t, [&](std::string_view w) {
       w = bare_word(w);
       words.insert(w);
-      if (pieces == TitlePieces::kWhole || w.find_first_of(kTitleSeparators) == std::string_view::npos) return;
-      for (std::size_t at = 0; at <= w.size();) {
-        std::size_t end = std::min(w.find_first_of(kTitleSeparators, at), w.size());
-        words.insert(bare_word(w.substr(at, end - at)));
-        at = end + 1;
-      }
+      if (pieces == TitlePieces::kPieces) each_title_piece(w, [&](std::string_view piece) { words.insert(piece); });
     });
   return words;
 }
@@ -528,14 +535,12 @@ constexpr int kCreditMaxChars = 12;
 // a headline that holds a separator itself ("净利1900万-2900万") is split in
 // the title, where the site's name follows it with no space around.
 bool all_pieces_in(std::string_view w, const WordSet& title) {
-  if (w.find_first_of(kTitleSeparators) == std::string_view::npos) return false;
-  for (std::size_t at = 0; at <= w.size();) {
-    const std::size_t end = std::min(w.find_first_of(kTitleSeparators, at), w.size());
-    const std::string_view piece = bare_word(w.substr(at, end - at));
-    if (!piece.empty() && !title.contains(piece)) return false;
-    at = end + 1;
-  }
-  return true;
+  bool pieces = false, all = true;
+  each_title_piece(w, [&](std::string_view piece) {
+    pieces = true;
+    all = all && (piece.empty() || title.contains(piece));
+  });
+  return pieces && all;
 }
 
 }  // namespace

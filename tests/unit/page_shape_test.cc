@@ -4,8 +4,8 @@
 // a story's prose under it) is decided as an article; a listing of
 // stories, each headed as the first or by a link, is not. A service page
 // is decided as an article only by a story dated beside its headline.
-#include <memory>
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
