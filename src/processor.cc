@@ -321,6 +321,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
     result.text = kept_text(d.blocks, labels);
     std::vector<uint8_t> ruled_out = teasers;
     rule_out(ruled_out, in_comments);
+    rule_out(ruled_out, furniture);
     result.quality = text_quality(labels.probability, labels.keep, words, ruled_out);
     result.metadata = extract_metadata(d.blocks, labels.keep, result.url, o.metadata, result.page_type);
     result.title = result.metadata.title;

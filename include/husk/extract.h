@@ -366,9 +366,9 @@ Result<std::unique_ptr<Extractor>> make_extractor(std::string_view name, const E
 // 0.2 and 0.8) for each kept word, and the precision they would score
 // (E[kept content words] / kept words). 0 when no probability is known or
 // nothing is kept.
-// Blocks marked in `ruled_out` (a teaser's lead or the comment section, a
-// rule took out after the model) count neither as kept nor as content,
-// whatever the model said.
+// Blocks marked in `ruled_out` (furniture, a teaser's lead or the comment
+// section, a rule took out after the model) count neither as kept nor as
+// content, whatever the model said.
 double text_quality(const Blocks& blocks, const Labels& labels, const std::vector<uint8_t>& ruled_out = {});
 // The same over blocks given by their word counts.
 double text_quality(const std::vector<float>& probability, const std::vector<uint8_t>& keep,

@@ -67,7 +67,9 @@ Status dump(const std::string& dir, const FeatureExtractor& features, const std:
 // The cross-validation's out-of-fold block probabilities, a JSON line per
 // page: {id, source, domain, language, type, typed_as (the out-of-fold
 // page type), threshold (the page's), f1 (at that threshold), tokens (per
-// block), probability (per block)}; snippet-set pages carry no f1.
+// block), probability (per block), kept (per block, 1 where the text keeps
+// it after the rules that follow the model: furniture, teasers, comments)};
+// snippet-set pages carry no f1.
 Status write_cv_scores(const std::string& path, const std::vector<TrainingPage>& pages, const FeatureExtractor& features,
                        const CrossValidation& cv) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -88,6 +90,7 @@ Status write_cv_scores(const std::string& path, const std::vector<TrainingPage>&
     j["f1"] = t.snippet_gold ? nlohmann::ordered_json() : nlohmann::ordered_json(kept_f1(t, keep));
     j["tokens"] = tokens;
     j["probability"] = cv.out_of_fold[p];
+    j["kept"] = keep;
     out << j.dump() << '\n';
   }
   if (!out) return Status(Code::kIo, path + ": write failed");
@@ -339,8 +342,8 @@ Command add_train_command(CLI::App& app) {
                     "where husk extract --model FILE finds it");
   extract->add_option("--dump", args->dump, "Write the training matrix to DIR for analysis");
   extract->add_option("--cv-scores", args->cv_scores,
-                      "Write each page's out-of-fold block probabilities, type, threshold and F1 to FILE (JSON lines) "
-                      "for analysis");
+                      "Write each page's out-of-fold block probabilities, the blocks its text keeps, type, threshold "
+                      "and F1 to FILE (JSON lines) for analysis");
   extract->add_option("--collection-weight", args->weights,
                       "NAME=X: each page of the gold set NAME (its directory's name) weighs X (default 1)");
   CLI::App* page_type = cmd->add_subcommand(

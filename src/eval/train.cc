@@ -783,12 +783,16 @@ KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& proba
   float best = 0;
   for (float p : probability) best = std::max(best, p);
   const double cut = page_threshold(threshold, best, article || typed_article);
-  for (std::size_t b = 0; b < out.keep.size(); ++b)
-    out.keep[b] = probability[b] >= cut &&
-                  !(b < page.furniture.size() && page.furniture[b] != 0 && left_class != kEveryFurniture &&
-                    page.furniture[b] != left_class) &&
+  out.ruled_out.assign(probability.size(), 0);
+  for (std::size_t b = 0; b < out.keep.size(); ++b) {
+    const bool furniture = b < page.furniture.size() && page.furniture[b] != 0 && left_class != kEveryFurniture &&
+                           page.furniture[b] != left_class;
+    out.keep[b] = probability[b] >= cut && !furniture &&
                   !(article && b < page.link_line.size() && page.link_line[b] != 0);
-  if (article && teasers) out.ruled_out = take_out_teasers(page.teasers, words, out.keep);
+    // Furniture the model kept is what extraction takes out (take_out_furniture).
+    out.ruled_out[b] = furniture && probability[b] >= cut;
+  }
+  if (article && teasers) rule_out(out.ruled_out, take_out_teasers(page.teasers, words, out.keep));
   if (!forum && !page.comment_sections.empty())
     rule_out(out.ruled_out, take_out_comments(page.comment_sections, words, out.keep));
   take_out_repeats(page.repeat_key, words, out.keep);

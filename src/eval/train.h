@@ -126,8 +126,8 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
 struct KeptBlocks {
   std::vector<uint8_t> keep;
   // The blocks a rule took out for what they are, whatever the model said
-  // (a teaser's lead, the comment section): neither kept nor content to the
-  // quality score (text_quality). Empty when no rule applied.
+  // (furniture, a teaser's lead, the comment section): neither kept nor
+  // content to the quality score (text_quality).
   std::vector<uint8_t> ruled_out;
 };
 // `left_class` is a furniture class left in the text (0: none, kEveryFurniture:

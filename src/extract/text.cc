@@ -50,6 +50,12 @@ constexpr double kUnsureLeftOutWeight = 0.5;
 // higher still and daniel-dev lower at two seeds of four.
 constexpr double kPrecisionWeight = 0.5;
 
+// What a rule took out after the model (furniture, a teaser's lead, the
+// comment section) is neither kept nor content, whatever the model said of
+// it. Furniture counted so ranked AEB 0.509 -> 0.514 and daniel-dev 0.371 ->
+// 0.375 out of fold, seed 1 (all pages 0.626 -> 0.628, WCXB dev 0.712 ->
+// 0.712), once a site's calls to follow it joined the furniture at any
+// length (docs/evaluation.md, "The site's own channels").
 double text_quality(const std::vector<float>& probability, const std::vector<uint8_t>& keep,
                     const std::vector<double>& words, const std::vector<uint8_t>& ruled_out) {
   const std::size_t n = probability.size();

@@ -123,6 +123,37 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
   }
 }
 
+// The site asking to be followed on a social network speaks of itself
+// ("us", "我們的專頁") at any length: a portal's closing paragraph of 40 and
+// more words. A story that reports a page, a follower or a "like" is text.
+TEST(Furniture, TheSitesOwnChannelsAreFurnitureAtAnyLength) {
+  const FurnitureLines lines(default_extract_config().furniture);
+  std::string words;
+  for (int i = 0; i < 30; ++i) words += " word";
+  const std::string kAsks[] = {
+      "Catch up on our coverage of tech and tools, and follow us on Facebook, Instagram and TikTok" + words,
+      "You can also subscribe to our channel for weekly news, like us on Facebook and join the conversation" + words,
+      "Присоединяйтесь к нам на Facebook, Twitter, В контакте." + words,
+      "Polub nas na Facebooku i bądź na bieżąco" + words,
+      "本網現已正式登陸Facebook專頁，我們希望以此機會，天天為更多不同的朋友帶來第一手的新聞，"
+      "不論是業界消息或是產品資訊，我們都會天天送上不斷更新。還不快點到Facebook LIKE 我們的專頁！",
+  };
+  for (const std::string& text : kAsks) {
+    Blocks blocks = test::blocks_of("<html><body><p>" + text + "</p></body></html>");
+    ASSERT_EQ(blocks.blocks.size(), 1u);
+    EXPECT_GT(blocks.blocks[0].features.words, kFurnitureMaxWords) << text;
+    EXPECT_EQ(std::string(lines.class_of(text, blocks.blocks[0].features.words)), "follow") << text;
+  }
+  const std::string kStories[] = {
+      "A Facebook page titled \"Beautiful and Bald Barbie\" was started a few days before Christmas" + words,
+      "The campaign asked people to like the page on Facebook, and thousands of them did" + words,
+      "Over the weekend the women started a second page for a boys' toy, and its followers on Twitter" + words,
+      "该公司在其微博上发布消息，称将继续关注事态发展，并将在调查结束以后公布结果，当地政府也派出工作组前往现场了解情况。",
+  };
+  for (const std::string& text : kStories)
+    EXPECT_EQ(std::string(lines.class_of(text, spaced_words(text) + 40)), "") << text;
+}
+
 // Every process compiles the patterns at start: each stays a small RE2
 // program. A Unicode class under a counted repetition (`[\pL ]{0,30}`)
 // compiled to 67,000 instructions in 28 ms, twice at each start (the
