@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "extract/features.h"
+#include "extract/furniture.h"
 #include "husk/extract.h"
 #include "unit/test_util.h"
 
@@ -61,15 +62,18 @@ TEST(Teasers, TwoAreNoList) {
   EXPECT_TRUE(teaser_lists(blocks).lists.empty());
 }
 
+// The opening of a page: a headline and a story of two paragraphs.
+std::string short_article() {
+  return "<html><body><div class='story'><h1>Harbour festival opens</h1>"
+         "<p>The harbour festival opens on Friday with music on three stages, the organisers said on Tuesday.</p>"
+         "<p>About forty thousand visitors are expected over the weekend, twice as many as last year.</p></div>";
+}
+
 // A teaser in one line: the headline link, then the opening of its story
 // cut with an ellipsis in the same list item. Without the cut the items
 // are a list of points with a link in each, and stay.
 std::string one_line_teasers(const std::string& cut) {
-  std::string html =
-      "<html><body><div class='story'><h1>Harbour festival opens</h1>"
-      "<p>The harbour festival opens on Friday with music on three stages, the organisers said on Tuesday.</p>"
-      "<p>About forty thousand visitors are expected over the weekend, twice as many as last year.</p></div>"
-      "<div class='breaking'><ul>";
+  std::string html = short_article() + "<div class='breaking'><ul>";
   for (int i = 0; i < 4; ++i)
     html += "<li><a href='/news/" + std::to_string(i) + "'>Story number " + std::to_string(i) +
             " of the day</a> <span>NEW YORK: The council approved the new budget for schools and roads on "
@@ -87,6 +91,35 @@ TEST(Teasers, OneLineTeasersCutWithAnEllipsisAreAList) {
   Blocks uncut = test::blocks_of(one_line_teasers("."));
   ASSERT_EQ(uncut.blocks.size(), 7u);
   EXPECT_TRUE(teaser_lists(uncut).lists.empty());
+}
+
+// A list of stories from other papers: each headline's line carries its
+// source and time beside the link (half of its words), and the excerpt sits
+// five levels under the item. A lead cut as an excerpt makes that line a
+// headline and the item a teaser; the same lines over leads that end as
+// sentences do are no list.
+std::string aggregated_page(const std::string& cut) {
+  std::string html = short_article() + "<h3>Most read</h3><ul>";
+  const char* kLeads[] = {"The council approved the new budget for schools and roads on Monday evening",
+                          "Trains between the two cities run again after a week of repairs on the line",
+                          "The museum shows a collection of maps that were lost for over a century"};
+  for (int i = 0; i < 3; ++i)
+    html += "<li><div><div><a href='/n/" + std::to_string(i) + "'>Story number " + std::to_string(i) +
+            " of the day</a> Daily Paper - " + std::to_string(i + 2) +
+            " hours ago</div><div><div><div><div><p>" + kLeads[i] + cut + "</p></div></div></div></div></div></li>";
+  return html + "</ul></body></html>";
+}
+
+TEST(Teasers, ExcerptsUnderTheirSourcesLineAreAList) {
+  Blocks blocks = test::blocks_of(aggregated_page(" ..."));
+  // h1, two paragraphs, the heading, three headline lines and three leads.
+  ASSERT_EQ(blocks.blocks.size(), 10u);
+  EXPECT_LT(blocks.blocks[4].features.link_density, kLinkLineDensity);
+  EXPECT_FALSE(is_link_line(blocks.blocks[4])) << blocks.blocks[4].text;
+  EXPECT_EQ(taken_out(blocks), (std::vector<uint8_t>{0, 0, 0, 0, 0, 1, 0, 1, 0, 1}));
+  Blocks sentences = test::blocks_of(aggregated_page("."));
+  ASSERT_EQ(sentences.blocks.size(), 10u);
+  EXPECT_TRUE(teaser_lists(sentences).lists.empty());
 }
 
 // A headline with its time beside it ("10:15 Story") is still a headline
