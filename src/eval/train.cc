@@ -785,12 +785,12 @@ KeptBlocks kept_blocks(const TrainingPage& page, const std::vector<float>& proba
   const double cut = page_threshold(threshold, best, article || typed_article);
   out.ruled_out.assign(probability.size(), 0);
   for (std::size_t b = 0; b < out.keep.size(); ++b) {
+    const bool kept = probability[b] >= cut;
     const bool furniture = b < page.furniture.size() && page.furniture[b] != 0 && left_class != kEveryFurniture &&
                            page.furniture[b] != left_class;
-    out.keep[b] = probability[b] >= cut && !furniture &&
-                  !(article && b < page.link_line.size() && page.link_line[b] != 0);
+    out.keep[b] = kept && !furniture && !(article && b < page.link_line.size() && page.link_line[b] != 0);
     // Furniture the model kept is what extraction takes out (take_out_furniture).
-    out.ruled_out[b] = furniture && probability[b] >= cut;
+    out.ruled_out[b] = kept && furniture;
   }
   if (article && teasers) rule_out(out.ruled_out, take_out_teasers(page.teasers, words, out.keep));
   if (!forum && !page.comment_sections.empty())

@@ -1,8 +1,6 @@
 // Page furniture (furniture.h).
 #include "extract/furniture.h"
 
-#include <algorithm>
-
 #include "base/text_util.h"
 #include "extract/vocabulary.h"
 
@@ -104,11 +102,10 @@ uint32_t stamp_words(std::string_view text) {
 // ("– Headline — Agency, 13.10.2011", "Society → Headline").
 uint32_t mark_words(std::string_view text) {
   uint32_t marks = 0;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find(' ', at), text.size());
-    if (end > at && !has_letter_or_digit(text.substr(at, end - at))) ++marks;
-    at = end + 1;
-  }
+  any_token(text, [&](std::string_view word) {
+    marks += !has_letter_or_digit(word);
+    return false;
+  });
   return marks;
 }
 
