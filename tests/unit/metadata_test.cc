@@ -349,6 +349,15 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>中國評論新聞：福州某醫院稱看病滿2000元就送火車票</title></head><body><h1>中國評論新聞網</h1>"
        "<div class=\"headline\">福州某醫院稱看病滿2000元就送火車票</div><p>x</p></body></html>",
        nullptr, "福州某醫院稱看病滿2000元就送火車票"},
+      // So does ": " where the page shows what follows it (a blog's
+      // "Blog Name: Story", its <h1> the blog's); a headline shown whole
+      // keeps its colon.
+      {"<html><head><title>My Garden Diary: Planting tomatoes in January</title></head><body><h1><a href=\"/\">My "
+       "Garden Diary</a></h1><h3 class=\"post-title\">Planting tomatoes in January</h3><p>x</p></body></html>",
+       nullptr, "Planting tomatoes in January"},
+      {"<html><head><title>Gambia: Floods close the ferry | Daily Planet</title></head><body><h2>Gambia: Floods close "
+       "the ferry</h2><h3>Floods close the ferry</h3><p>x</p></body></html>",
+       nullptr, "Gambia: Floods close the ferry"},
       // Of two title parts the page shows as lines, the longer: the shorter
       // is its section's name over the column.
       {"<html><head><title>Rivers rise in the north | Health and Science News | Daily Planet</title></head><body>"
