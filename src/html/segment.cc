@@ -35,18 +35,17 @@ bool is_read_itemprop(std::string_view p) {
 }
 
 // class or id words that mark an author's name ("author", "byline",
-// "post-author", "c-byline__name").
-bool starts_with_word(const char* p, const char* word) {
-  for (; *word; ++p, ++word)
-    if (*p == 0 || ascii_lower_char(*p) != *word) return false;
-  return true;
-}
-
+// "post-author", "c-byline__name"); not a word that opens with "comment":
+// WordPress's and Blogger's default comment markup names each commenter
+// "comment-author", and the first of them is no author of the story.
 bool marks_author(const char* value) {
   if (value == nullptr) return false;
-  for (const char* p = value; *p; ++p)
-    if (starts_with_word(p, "author") || starts_with_word(p, "byline")) return true;
-  return false;
+  return any_token(value, [](std::string_view token) {
+    if (starts_with_ci(token, "comment")) return false;
+    for (std::size_t i = 0; i < token.size(); ++i)
+      if (starts_with_ci(token.substr(i), "author") || starts_with_ci(token.substr(i), "byline")) return true;
+    return false;
+  });
 }
 
 // The language a class names for code: "language-cpp", "lang-python"

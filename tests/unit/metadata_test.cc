@@ -130,6 +130,17 @@ TEST(Metadata, EveryClauseOfTheDocumentedAuthorRuleHolds) {
     thread += std::string("<div class=\"post\"><span itemprop=\"author\">") + poster + "</span><p>A post.</p></div>";
   EXPECT_EQ(meta_of(thread + "</div></body></html>").authors, (std::vector<std::string>{"Ann One"}));
   EXPECT_TRUE(meta_of("<html><body><div class=\"author\">About the author</div>" + para + "</body></html>").authors.empty());
+  // A class that opens with "comment" marks a commenter (WordPress's and
+  // Blogger's "comment-author") or the comment form's name field: the
+  // story's byline stays the only author.
+  std::string commented = "<html><body><article><span class=\"author vcard\">Tom Reed</span>" + para + "</article>"
+                          "<ol class=\"commentlist\">";
+  for (const char* commenter : {"Alice Grey", "Brian Holt"})
+    commented += std::string("<li class=\"comment\"><div class=\"comment-author vcard\"><span class=\"fn\">") +
+                 commenter + "</span> said:</div><p>A reply.</p></li>";
+  EXPECT_EQ(meta_of(commented + "</ol></body></html>").authors, (std::vector<std::string>{"Tom Reed"}));
+  EXPECT_TRUE(meta_of("<html><body>" + para + "<form><p class=\"comment-form-author\"><label>Name *</label></p></form>"
+                      "</body></html>").authors.empty());
 }
 
 TEST(Metadata, DatesAreChecked) {
