@@ -93,6 +93,22 @@ struct Processor::Cascade {
         *type = settle_type(*type, features->article_shape(page_features.rows, aside, datelines(blocks),
                                                            title_headlines(blocks), sentence_ends(blocks)));
       }
+      // A thread under one story is its comments (settle_commented).
+      if (taken_for_forum(type->name, type->forum)) {
+        const std::vector<uint8_t> in_comments =
+            comment_blocks(blocks,
+                           comment_sections(blocks, comment_vocabulary(o.extract.families),
+                                            o.extract.vocabulary.comment_headings),
+                           word_counts(blocks));
+        if (std::find(in_comments.begin(), in_comments.end(), 1) != in_comments.end()) {
+          if (!*teasers) *teasers = teaser_lists(blocks);
+          std::vector<uint8_t> aside = aside_prose(teaser_leads(**teasers, blocks.blocks.size()),
+                                                   furniture_classes(blocks, furniture, kProseMinWords));
+          rule_out(aside, in_comments);
+          *type = settle_commented(*type, features->article_shape(page_features.rows, aside, datelines(blocks),
+                                                                  title_headlines(blocks), sentence_ends(blocks)));
+        }
+      }
       view.page_type = type->name;
       view.article_probability = type->article;
     }

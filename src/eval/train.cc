@@ -348,6 +348,7 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     }
     t.comment_sections = comment_sections(d.blocks, comment_vocabulary(processor.options().extract.families),
                                           processor.options().extract.vocabulary.comment_headings);
+    t.comment_blocks = comment_blocks(d.blocks, t.comment_sections, word_counts(d.blocks));
     t.furniture = furniture_classes(d.blocks, furniture);
     for (const Block& b : d.blocks.blocks) t.link_line.push_back(is_link_line(b));
     t.teasers = teaser_lists(d.blocks);
@@ -722,19 +723,28 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
         }
       });
   if (!folded.ok()) return folded;
-  // As extraction decides: an article's shape outranks a listing's type.
+  // As extraction decides: an article's shape outranks a listing's type,
+  // and a thread under one story is its comments.
   for (std::size_t p = 0; p < pages.size(); ++p) {
     PageType t;
     t.name = out.type[p];
     t.forum = out.forum[p];
     t.article = out.article[p];
-    if (!shape_decides(t)) continue;
     const TrainingPage& page = pages[p];
     const std::vector<uint8_t> aside =
         aside_prose(teaser_leads(page.teasers, page.block_element.size()), page.furniture);
-    t = settle_type(t, features.article_shape(page.x, aside, page.dateline, page.titled, page.sentences));
+    if (shape_decides(t))
+      t = settle_type(t, features.article_shape(page.x, aside, page.dateline, page.titled, page.sentences));
+    const std::vector<uint8_t>& in_comments = page.comment_blocks;
+    if (taken_for_forum(t.name, t.forum) && std::find(in_comments.begin(), in_comments.end(), 1) != in_comments.end()) {
+      std::vector<uint8_t> without_comments = aside;
+      rule_out(without_comments, in_comments);
+      t = settle_commented(
+          t, features.article_shape(page.x, without_comments, page.dateline, page.titled, page.sentences));
+    }
     out.type[p] = std::move(t.name);
     out.article[p] = t.article;
+    out.forum[p] = t.forum;
   }
   return out;
 }

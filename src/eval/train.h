@@ -63,6 +63,9 @@ struct TrainingPage {
   // The elements that may be its comment section (extract/comments.h), so
   // that cross-validation takes the comments out as extraction does.
   std::vector<BlockRange> comment_sections;
+  // Per block: whether it is in a comment section where the page's shape
+  // is read (comment_blocks, extract/comments.h).
+  std::vector<uint8_t> comment_blocks;
   // Per block: its page-furniture class (FurnitureLines::number_of, 0 for
   // none), which extraction takes out whatever the model says.
   std::vector<uint8_t> furniture;

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "base/text_util.h"
+#include "extract/features.h"
 #include "extract/vocabulary.h"
 
 namespace husk {
@@ -123,6 +124,34 @@ std::vector<uint8_t> take_out_comments(const std::vector<BlockRange>& sections, 
   }
   for (std::size_t b = 0; b < out.size() && b < keep.size(); ++b)
     if (out[b]) keep[b] = 0;
+  return out;
+}
+
+std::vector<uint8_t> comment_blocks(const Blocks& blocks, const std::vector<BlockRange>& sections,
+                                    const std::vector<double>& words) {
+  for (const std::string& type : blocks.schema_types)
+    if (type == "DiscussionForumPosting" || type == "Comment" || type == "UserComments" || type == "Question" ||
+        type == "Answer")
+      return {};
+  std::vector<uint8_t> every(words.size(), 1);
+  std::vector<uint8_t> out = take_out_comments(sections, words, every);
+  // A forum's first post and its replies share their template: a
+  // paragraph outside the sections whose nearest classed element is named
+  // as a paragraph's inside one ("message usercontent" around both) makes
+  // the sections a thread's.
+  auto template_of = [&](std::size_t b) -> std::string_view {
+    for (uint32_t e = blocks.blocks[b].element; e < blocks.elements.size(); e = blocks.elements[e].parent)
+      if (!blocks.elements[e].hints.empty()) return blocks.elements[e].hints;
+    return {};
+  };
+  std::vector<std::string_view> inside;
+  for (std::size_t b = 0; b < out.size() && b < blocks.blocks.size(); ++b)
+    if (out[b] && words[b] >= kProseMinWords) inside.push_back(template_of(b));
+  for (std::size_t b = 0; b < out.size() && b < blocks.blocks.size(); ++b) {
+    if (out[b] || words[b] < kProseMinWords) continue;
+    const std::string_view t = template_of(b);
+    if (!t.empty() && std::find(inside.begin(), inside.end(), t) != inside.end()) return {};
+  }
   return out;
 }
 

@@ -42,6 +42,17 @@ bool is_comment_heading(std::string_view text, const std::vector<std::string>& h
 std::vector<uint8_t> take_out_comments(const std::vector<BlockRange>& sections, const std::vector<double>& words,
                                        std::vector<uint8_t>& keep);
 
+// The blocks of the comment sections (1 inside one), as take_out_comments
+// marks them when every block is kept: what reading a page's shape sets
+// aside (settle_commented, extract/page_type.h). Empty where the sections
+// are a forum's posts, which are the page's content: where the page's
+// microdata types a thread's posts (schema.org DiscussionForumPosting,
+// Comment, UserComments, Question, Answer), or where a paragraph outside
+// them sits in an element named as a paragraph's inside them (a first post
+// and its replies set in one template).
+std::vector<uint8_t> comment_blocks(const Blocks& blocks, const std::vector<BlockRange>& sections,
+                                    const std::vector<double>& words);
+
 // The comment family of a vocabulary, or an empty one.
 const HintFamily& comment_vocabulary(const std::vector<HintFamily>& families);
 

@@ -70,4 +70,18 @@ PageType settle_type(PageType type, ArticleShape shape) {
   return type;
 }
 
+PageType settle_commented(PageType type, ArticleShape shape) {
+  if (!taken_for_forum(type.name, type.forum) || type.article < kOthersArticleProbability ||
+      shape < ArticleShape::kStory)
+    return type;
+  if (type.classified_as.empty()) {
+    type.classified_as = type.name;
+    type.classified_article = type.article;
+  }
+  type.name = std::string(kArticleType);
+  type.article = std::max(type.article, kSureArticleProbability);
+  type.forum = 0;
+  return type;
+}
+
 }  // namespace husk

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "extract/comments.h"
 #include "extract/features.h"
 #include "extract/furniture.h"
 #include "extract/page_type.h"
@@ -302,6 +303,51 @@ TEST(PageShape, ListingsAndCollectionsWithAnArticlesShapeAreArticles) {
   for (const char* name : {"product", "forum", "documentation"})
     for (ArticleShape shape : {ArticleShape::kStory, ArticleShape::kDatedStory})
       EXPECT_EQ(settle_type(typed(name, 0.2f), shape).name, name) << name;
+}
+
+// A story over its readers' thread (settle_commented): a page taken for a
+// forum, by its type or by the classifier's forum probability, whose shape
+// with the comment sections set aside is a story is an article, sure of
+// it and no longer taken for a forum; one the classifier all but rules out
+// as an article, or without a story's shape, stays.
+TEST(PageShape, AStoryOverItsReadersThreadIsAnArticle) {
+  const PageType settled = settle_commented(typed("forum", 0.4f), ArticleShape::kStory);
+  EXPECT_EQ(settled.name, kArticleType);
+  EXPECT_TRUE(sure_article(settled.name, settled.article));
+  EXPECT_FALSE(taken_for_forum(settled.name, settled.forum));
+  EXPECT_EQ(settled.classified_as, "forum");
+  PageType doubted = typed("article", 0.95f);
+  doubted.forum = 0.3f;
+  EXPECT_FALSE(taken_for_forum(settle_commented(doubted, ArticleShape::kDatedStory).name,
+                               settle_commented(doubted, ArticleShape::kDatedStory).forum));
+  EXPECT_EQ(settle_commented(typed("forum", 0.05f), ArticleShape::kStory).name, "forum");
+  EXPECT_EQ(settle_commented(typed("forum", 0.4f), ArticleShape::kNone).name, "forum");
+  // Other types are not the comment rule's to settle.
+  EXPECT_EQ(settle_commented(typed("listing", 0.4f), ArticleShape::kStory).name, "listing");
+}
+
+// The comment blocks set aside are a blog's thread, not a forum's posts:
+// none where the microdata types the posts, or where the first post is set
+// in the replies' template.
+TEST(PageShape, AForumsRepliesAreNoCommentSection) {
+  const ExtractConfig& config = default_extract_config();
+  auto commented = [&](const std::string& html) {
+    Blocks blocks = test::blocks_of(html);
+    const std::vector<uint8_t> in = comment_blocks(
+        blocks, comment_sections(blocks, comment_vocabulary(config.families), config.vocabulary.comment_headings),
+        word_counts(blocks));
+    return static_cast<std::size_t>(std::count(in.begin(), in.end(), 1));
+  };
+  auto page = [](const std::string& story_class, const std::string& reply_attributes) {
+    std::string html = "<html><body><h1>Harbour festival opens</h1><div class=\"" + story_class + "\"><p>" +
+                       kStoryParagraphs[0] + "</p></div><ol class=\"comments\">";
+    for (int i = 1; i < 4; ++i)
+      html += "<li " + reply_attributes + "><div class=\"message\"><p>" + kStoryParagraphs[i] + "</p></div></li>";
+    return html + "</ol></body></html>";
+  };
+  EXPECT_GT(commented(page("entry-content", "class=\"comment\"")), 0u);
+  EXPECT_EQ(commented(page("entry-content", "itemscope itemtype=\"https://schema.org/Comment\"")), 0u);
+  EXPECT_EQ(commented(page("message", "class=\"comment\"")), 0u);
 }
 
 }  // namespace
