@@ -154,6 +154,34 @@ TEST(Furniture, TheSitesOwnChannelsAreFurnitureAtAnyLength) {
     EXPECT_EQ(std::string(lines.class_of(text, spaced_words(text) + 40)), "") << text;
 }
 
+// A form's legal lines: the reader's consent to the processing of their
+// data or to marketing mail, and the promise that an address is not sold
+// or shown, are the consent class at any length; a post or a story that
+// agrees or speaks of data is not.
+TEST(Furniture, AFormsLegalLinesAreFurnitureAtAnyLength) {
+  const FurnitureLines lines(default_extract_config().furniture);
+  std::string words;
+  for (int i = 0; i < 30; ++i) words += " word";
+  const std::string kLegal[] = {
+      "Wyrażam zgodę na przetwarzanie przez wydawcę moich danych osobowych w celach marketingowych" + words,
+      "I agree to receive personalized marketing emails from the company." + words,
+      "By subscribing, you agree to receive marketing emails from the shop and accept our Privacy Policy." + words,
+      "Please note that we publish your name, but we do not publish your email address." + words,
+      "Optional breaking news alerts. We NEVER sell, rent or otherwise share your personal data." + words,
+      "Your email address will not be published. Required fields are marked *",
+  };
+  for (const std::string& text : kLegal)
+    EXPECT_EQ(std::string(lines.class_of(text, spaced_words(text))), "consent") << text;
+  const std::string kStories[] = {
+      "I agree to a point. If the event is run by the owner then a tip is appreciated, but not required" + words,
+      "The company said it does not sell customer data, but regulators found it shared records with advertisers" +
+          words,
+      "Wyrażam się jasno: ta ustawa nie przejdzie, powiedział poseł w rozmowie z dziennikarzami" + words,
+  };
+  for (const std::string& text : kStories)
+    EXPECT_EQ(std::string(lines.class_of(text, spaced_words(text))), "") << text;
+}
+
 // Every process compiles the patterns at start: each stays a small RE2
 // program. A Unicode class under a counted repetition (`[\pL ]{0,30}`)
 // compiled to 67,000 instructions in 28 ms, twice at each start (the
