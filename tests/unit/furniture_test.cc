@@ -123,13 +123,20 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
   }
 }
 
+// Thirty words to append to a line: past the length of a furniture line,
+// so that only the classes of any length can match it.
+std::string past_a_lines_length() {
+  std::string words;
+  for (int i = 0; i < 30; ++i) words += " word";
+  return words;
+}
+
 // The site asking to be followed on a social network speaks of itself
 // ("us", "我們的專頁") at any length: a portal's closing paragraph of 40 and
 // more words. A story that reports a page, a follower or a "like" is text.
 TEST(Furniture, TheSitesOwnChannelsAreFurnitureAtAnyLength) {
   const FurnitureLines lines(default_extract_config().furniture);
-  std::string words;
-  for (int i = 0; i < 30; ++i) words += " word";
+  const std::string words = past_a_lines_length();
   const std::string kAsks[] = {
       "Catch up on our coverage of tech and tools, and follow us on Facebook, Instagram and TikTok" + words,
       "You can also subscribe to our channel for weekly news, like us on Facebook and join the conversation" + words,
@@ -160,8 +167,7 @@ TEST(Furniture, TheSitesOwnChannelsAreFurnitureAtAnyLength) {
 // agrees or speaks of data is not.
 TEST(Furniture, AFormsLegalLinesAreFurnitureAtAnyLength) {
   const FurnitureLines lines(default_extract_config().furniture);
-  std::string words;
-  for (int i = 0; i < 30; ++i) words += " word";
+  const std::string words = past_a_lines_length();
   const std::string kLegal[] = {
       "Wyrażam zgodę na przetwarzanie przez wydawcę moich danych osobowych w celach marketingowych" + words,
       "I agree to receive personalized marketing emails from the company." + words,
