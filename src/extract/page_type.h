@@ -110,7 +110,8 @@ PageType settle_type(PageType type, ArticleShape shape);
 // post outside them: the shape alone took 32 of WCXB dev's 113 forums for
 // articles. It types its posts with schema.org microdata (30 of the 32) or
 // sets its first post in its replies' template (comment_blocks then finds
-// no section), and the classifier all but rules the rest out as articles. docs/evaluation.md, "Comments under a story".
+// no section), and the classifier all but rules the rest out as articles.
+// docs/evaluation.md, "Comments under a story".
 PageType settle_commented(PageType type, ArticleShape shape);
 
 // Whether the page's shape may settle this type (an article the
