@@ -379,6 +379,7 @@ PageResult Processor::finish(Document&& d, Trace* trace) const {
       trace->dom = std::move(d.dom);
       trace->classified_as = std::move(type.classified_as);
       trace->classified_article = type.classified_article;
+      trace->comments_aside = type.comments_aside;
     }
   } catch (const std::bad_alloc&) {
     result.status = Status(Code::kLimit, "out of memory");

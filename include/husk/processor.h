@@ -144,6 +144,9 @@ struct Trace {
   // Empty when the classifier's type stood.
   std::string classified_as;
   float classified_article = 0;
+  // Whether that shape was read with the comment sections set aside (a
+  // story over its readers' thread, which the classifier took for a forum).
+  bool comments_aside = false;
 };
 
 class Processor {

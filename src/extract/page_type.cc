@@ -81,6 +81,7 @@ PageType settle_commented(PageType type, ArticleShape shape) {
   type.name = std::string(kArticleType);
   type.article = std::max(type.article, kSureArticleProbability);
   type.forum = 0;
+  type.comments_aside = true;
   return type;
 }
 

@@ -25,6 +25,9 @@ struct PageType {
   // type and article probability it replaced (for husk explain).
   std::string classified_as;
   float classified_article = 0;
+  // Set by settle_commented: the shape was read with the page's comment
+  // sections set aside.
+  bool comments_aside = false;
 };
 
 // Whether extraction takes a page for a forum, whose posts are its content,

@@ -129,7 +129,8 @@ std::string explain_html(const PageResult& result, const Trace& trace) {
     char article[16];
     std::snprintf(article, sizeof article, "%.2f", trace.classified_article);
     settled = " <span id=\"settled\">(the classifier said " + esc(trace.classified_as) + ", " + article +
-              " of being an article; the page's shape, a headline over its story, settled it)</span>";
+              " of being an article; the page's shape, a headline over its story" +
+              (trace.comments_aside ? " with its comment sections set aside" : "") + ", settled it)</span>";
   }
   out += "<p class=\"summary\"><span>url: " + (result.url.empty() ? std::string("none") : esc(result.url)) +
          "</span><span>labelled by: <b>" + esc(stage) + "</b></span><span>page type: " + esc(result.page_type) +

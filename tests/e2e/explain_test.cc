@@ -239,6 +239,20 @@ TEST(Explain, SaysWhatTheClassifierSaidWhenThePagesShapeSettledItsType) {
   EXPECT_NE(settled.find("<span id=\"settled\">(the classifier said listing, 0.0"), std::string::npos) << settled;
 }
 
+// A blog post over its readers' thread, which the classifier takes for a
+// forum, is settled as an article by its shape read without the comments,
+// and the view says so.
+TEST(Explain, SaysWhenAStorysShapeWasReadWithoutItsComments) {
+  TempDir dir;
+  const std::string page = dir.file("post.html");
+  test::write_file(page, test::blog_post_with_replies(15));
+  ASSERT_EQ(run_husk("explain " + page + " -o " + dir.file("post-explain.html")).exit_code, 0);
+  const std::string html = test::read_file(dir.file("post-explain.html"));
+  EXPECT_NE(html.find("<td>page_type</td><td>article</td>"), std::string::npos);
+  EXPECT_NE(html.find("<span id=\"settled\">(the classifier said forum, "), std::string::npos) << html;
+  EXPECT_NE(html.find("a headline over its story with its comment sections set aside, settled it"), std::string::npos);
+}
+
 // A removed block's XPath, written into a site rule as written on the
 // page, selects that block: the rule keeps exactly its text.
 TEST(Explain, AnXPathItShowsIsOneASiteRuleCanName) {

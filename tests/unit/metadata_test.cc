@@ -583,28 +583,7 @@ TEST(Comments, OpenedByAHeadingWhoseMarkupNamesNothing) {
 // it for a forum, whose posts would be content; the story's shape with the
 // comment section set aside decides it an article (settle_commented).
 TEST(Comments, ABlogsReplyThreadIsItsCommentsNotAForum) {
-  std::string page =
-      "<html><head><title>Why the bus timetable changed | The Commuter's Notebook</title></head><body>"
-      "<header><h1 id=\"site-title\"><a href=\"/\">The Commuter's Notebook</a></h1></header>"
-      "<article class=\"post\"><h1 class=\"entry-title\">Why the bus timetable changed</h1>"
-      "<div class=\"entry-meta\">Posted on <time datetime=\"2012-03-04\">March 4, 2012</time> by "
-      "<span class=\"author vcard\">Tom</span></div><div class=\"entry-content\">"
-      "<p>From Monday the number 12 bus leaves the station every fifteen minutes instead of every ten, and several "
-      "readers have written to ask why the council agreed to cut the service on one of the busiest routes.</p>"
-      "<p>The answer, according to the minutes of last month's transport committee, is money. The operator lost "
-      "its subsidy for evening journeys and chose to spread the remaining buses across the whole day.</p>"
-      "<p>Still, the morning peak will be more crowded. If you can travel before half past seven or after nine, "
-      "you will probably find a seat; between those times, expect to stand from the ring road onwards.</p>"
-      "</div></article><div id=\"comments\"><h2 id=\"comments-title\">15 thoughts on \"Why the bus timetable "
-      "changed\"</h2><ol class=\"commentlist\">";
-  for (int i = 0; i < 15; ++i)
-    page += "<li class=\"comment\"><article id=\"comment-" + std::to_string(i) + "\" class=\"comment\">"
-            "<footer class=\"comment-meta\"><div class=\"comment-author vcard\"><span class=\"fn\">Reader " +
-            std::to_string(i) + "</span> on <time>March 4, 2012 at 10:00 am</time> <span class=\"says\">said:"
-            "</span></div></footer><div class=\"comment-content\"><p>Thanks for explaining this. I take the bus "
-            "every morning and nobody at the stop knew why the change was happening at all.</p></div>"
-            "<div class=\"reply\"><a class=\"comment-reply-link\" href=\"#\">Reply</a></div></article></li>";
-  page += "</ol></div></body></html>";
+  const std::string page = test::blog_post_with_replies(15);
   ProcessorOptions options;
   options.comments = true;
   Result<Processor> processor = Processor::make(options);

@@ -316,6 +316,8 @@ TEST(PageShape, AStoryOverItsReadersThreadIsAnArticle) {
   EXPECT_TRUE(sure_article(settled.name, settled.article));
   EXPECT_FALSE(taken_for_forum(settled.name, settled.forum));
   EXPECT_EQ(settled.classified_as, "forum");
+  EXPECT_TRUE(settled.comments_aside);  // husk explain says how the shape was read
+  EXPECT_FALSE(settle_type(typed("listing", 0.2f), ArticleShape::kStory).comments_aside);
   PageType doubted = typed("article", 0.95f);
   doubted.forum = 0.3f;
   EXPECT_FALSE(taken_for_forum(settle_commented(doubted, ArticleShape::kDatedStory).name,

@@ -92,6 +92,12 @@ Blocks blocks_of(const std::string& html);
 // The text the pipeline extracts from an inline page.
 std::string extract_text(const std::string& html, const std::string& extractor = "density");
 
+// A blog post of three paragraphs in WordPress's default markup (its
+// byline "Tom") over a thread of `replies` replies, each an author line,
+// a "said:", a paragraph and a reply link: a page the page-type classifier
+// takes for a forum.
+std::string blog_post_with_replies(int replies);
+
 // Whether CI=true (CI, where make deps and make test provide every tool,
 // target and data set the tests use).
 bool under_ci();
