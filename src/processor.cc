@@ -86,13 +86,24 @@ struct Processor::Cascade {
       page_features = compute_page_features(*features, *density, view);
       view.features = &page_features;
       *type = typer->classify(*features, page_features.rows);
-      if (shape_decides(*type)) {
-        *teasers = teaser_lists(blocks);
-        const std::vector<uint8_t> aside = aside_prose(teaser_leads(**teasers, blocks.blocks.size()),
-                                                       furniture_classes(blocks, furniture, kProseMinWords));
-        *type = settle_type(*type, features->article_shape(page_features.rows, aside, datelines(blocks),
-                                                           title_headlines(blocks), sentence_ends(blocks)));
-      }
+      // The page's shape, read with the prose that is not its own set
+      // aside (teasers' leads, furniture, and `more` besides); what it reads
+      // is computed once for both tests below.
+      std::vector<uint8_t> aside, dates, titled, sentences;
+      auto shape_without = [&](const std::vector<uint8_t>& more) {
+        if (!*teasers) {
+          *teasers = teaser_lists(blocks);
+          aside = aside_prose(teaser_leads(**teasers, blocks.blocks.size()),
+                              furniture_classes(blocks, furniture, kProseMinWords));
+          dates = datelines(blocks);
+          titled = title_headlines(blocks);
+          sentences = sentence_ends(blocks);
+        }
+        std::vector<uint8_t> set_aside = aside;
+        rule_out(set_aside, more);
+        return features->article_shape(page_features.rows, set_aside, dates, titled, sentences);
+      };
+      if (shape_decides(*type)) *type = settle_type(*type, shape_without({}));
       // A thread under one story is its comments (settle_commented).
       if (taken_for_forum(type->name, type->forum)) {
         const std::vector<uint8_t> in_comments =
@@ -100,14 +111,8 @@ struct Processor::Cascade {
                            comment_sections(blocks, comment_vocabulary(o.extract.families),
                                             o.extract.vocabulary.comment_headings),
                            word_counts(blocks));
-        if (std::find(in_comments.begin(), in_comments.end(), 1) != in_comments.end()) {
-          if (!*teasers) *teasers = teaser_lists(blocks);
-          std::vector<uint8_t> aside = aside_prose(teaser_leads(**teasers, blocks.blocks.size()),
-                                                   furniture_classes(blocks, furniture, kProseMinWords));
-          rule_out(aside, in_comments);
-          *type = settle_commented(*type, features->article_shape(page_features.rows, aside, datelines(blocks),
-                                                                  title_headlines(blocks), sentence_ends(blocks)));
-        }
+        if (std::find(in_comments.begin(), in_comments.end(), 1) != in_comments.end())
+          *type = settle_commented(*type, shape_without(in_comments));
       }
       view.page_type = type->name;
       view.article_probability = type->article;
