@@ -302,6 +302,12 @@ int run_extract(ExtractArgs args) {
               << args.dedup_paragraphs << ")\n";
   if (!languages.empty())
     std::cerr << "extract: " << other_language << " page(s) in other languages than --languages left out\n";
+  // A crawl's WARC holds requests, metadata and other media beside its
+  // pages: the count says why fewer records came out than went in.
+  if (stats.skipped > 0)
+    std::cerr << "extract: " << stats.skipped
+              << " WARC record(s) skipped: no HTML page in them (requests, metadata, other media; answers other "
+                 "than 2xx unless --all-statuses)\n";
   for (const Status& st : stats.input_errors) fail("extract", st.message(), 1);
   if (!output.out()) return fail("extract", "write failed", 1);
   if (stats.pages == 0 && !stats.input_errors.empty()) return 1;

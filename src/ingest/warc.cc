@@ -95,6 +95,7 @@ bool is_html_content_type(std::string_view content_type) {
 
 Result<HttpResponse> parse_http_response(std::string_view message, std::size_t max_header_bytes,
                                          std::size_t max_body_bytes) {
+  if (!starts_with_ci(message, "HTTP/")) return Status(Code::kCorrupt, "not an HTTP response");
   std::size_t header_end = message.find("\r\n\r\n");
   std::size_t body_start = header_end == std::string_view::npos ? 0 : header_end + 4;
   if (header_end == std::string_view::npos) {
@@ -113,7 +114,6 @@ Result<HttpResponse> parse_http_response(std::string_view message, std::size_t m
     if (eol == std::string_view::npos) eol = head.size();
     std::string_view line = trim(head.substr(pos, eol - pos));
     if (first) {
-      if (!starts_with_ci(line, "HTTP/")) return Status(Code::kCorrupt, "not an HTTP response");
       std::size_t sp = line.find(' ');
       if (sp != std::string_view::npos) {
         std::string_view code = line.substr(sp + 1, 3);
@@ -145,53 +145,67 @@ Result<HttpResponse> parse_http_response(std::string_view message, std::size_t m
   return response;
 }
 
+namespace {
+
+// Reads lines up to the next WARC version line, which it consumes; false
+// at the end of the input. Reading resumes there after a record whose
+// Content-Length lies or cannot be read (resynchronisation): the records
+// after it are not lost.
+bool skip_to_version_line(GzReader& reader, std::string& line, std::size_t max_line_bytes) {
+  while (reader.read_line(line, max_line_bytes))
+    if (starts_with_ci(line, "WARC/1.")) return true;
+  return false;
+}
+
+std::string resynchronised(bool found, const GzReader& reader) {
+  return found ? "resynchronised at byte " + std::to_string(reader.offset()) : std::string("no later record");
+}
+
+}  // namespace
+
 bool read_warc(GzReader& reader, const std::string& source, const IngestOptions& options,
                IngestStats& stats, const PageSink& sink) {
   std::string line;
   std::size_t record_no = 0;
+  bool at_record = false;  // a resynchronisation has consumed the next version line
   for (;;) {
-    // Skip blank lines between records, then expect the version line.
-    bool got = false;
-    while ((got = reader.read_line(line, options.max_header_bytes)) && trim(line).empty()) {
-    }
-    if (!got) {
-      if (!reader.status().ok()) {
-        RawPage page;
-        page.id = source + "#" + std::to_string(record_no + 1);
-        page.source = source;
-        page.status = reader.status();
-        ++stats.pages;
-        return sink(std::move(page));
+    if (!at_record) {
+      // Skip blank lines between records, then expect the version line.
+      bool got = false;
+      while ((got = reader.read_line(line, options.max_header_bytes)) && trim(line).empty()) {
       }
-      return true;
+      if (!got) {
+        if (!reader.status().ok()) {
+          RawPage page;
+          page.id = source + "#" + std::to_string(record_no + 1);
+          page.source = source;
+          page.status = reader.status();
+          ++stats.pages;
+          return sink(std::move(page));
+        }
+        return true;
+      }
     }
     ++record_no;
     std::string where = source + ": record " + std::to_string(record_no);
-    if (!starts_with_ci(line, "WARC/")) {
+    if (!at_record && !starts_with_ci(line, "WARC/")) {
       // A Content-Length that lies leaves the reader inside a record. The
-      // bytes up to the next version line are reported as one error and
-      // reading goes on from there (resynchronisation): the records after
-      // it are not lost.
+      // bytes up to the next version line are reported as one error.
       RawPage page;
       page.id = source + "#" + std::to_string(record_no);
       page.source = where;
       const std::size_t at = reader.offset();
-      bool found = false;
-      while (reader.read_line(line, options.max_header_bytes))
-        if (starts_with_ci(line, "WARC/1.")) {
-          found = true;
-          break;
-        }
+      const bool found = skip_to_version_line(reader, line, options.max_header_bytes);
       page.status = Status(Code::kCorrupt, "expected a WARC/1.x version line at byte " + std::to_string(at) +
                                                " (a record's Content-Length is wrong); " +
-                                               (found ? "resynchronised at byte " + std::to_string(reader.offset())
-                                                      : std::string("no later record")));
+                                               resynchronised(found, reader));
       ++stats.pages;
       if (!sink(std::move(page))) return false;
       if (!found) return true;
       ++record_no;
       where = source + ": record " + std::to_string(record_no);
     }
+    at_record = false;
     HeaderBlock headers;
     std::size_t header_bytes = 0;
     while (reader.read_line(line, options.max_header_bytes) && !line.empty()) {
@@ -215,14 +229,25 @@ bool read_warc(GzReader& reader, const std::string& source, const IngestOptions&
     if (page.url.size() >= 2 && page.url.front() == '<' && page.url.back() == '>')
       page.url = page.url.substr(1, page.url.size() - 2);
     page.source = where;
-    if (ec != std::errc() || length_text.empty()) {
-      page.status = Status(Code::kCorrupt, "WARC record without a valid Content-Length");
+    if (ec != std::errc() || ptr != length_text.data() + length_text.size() || length_text.empty()) {
+      // Missing, negative, not a number or past 64 bits: where the block
+      // ends is unknown, so reading resumes at the next version line.
+      at_record = skip_to_version_line(reader, line, options.max_header_bytes);
+      page.status = Status(Code::kCorrupt, "WARC record without a valid Content-Length (" +
+                                               (length_text.empty() ? std::string("none") : "\"" + length_text.substr(0, 40) + "\"") +
+                                               "); " + resynchronised(at_record, reader));
       ++stats.pages;
-      sink(std::move(page));
-      return true;
+      if (!sink(std::move(page))) return false;
+      if (!at_record) return true;
+      continue;
     }
+    // A response record is an HTTP message unless its Content-Type says
+    // otherwise (text/dns, a WARC writer's own formats): writers that leave
+    // the field out wrote the HTTP answer as it came, and a block that is no
+    // HTTP message is reported as one, not skipped without a word.
+    const std::string record_type = ascii_lower(headers.get("content-type"));
     bool wanted = type == "response" &&
-                  ascii_lower(headers.get("content-type")).find("application/http") != std::string::npos;
+                  (record_type.empty() || record_type.find("application/http") != std::string::npos);
     // A revisit record (wget --warc-dedup, Heritrix) stands for a page
     // already captured: it has no body to extract, but it is reported, with
     // the capture it points to, so that a crawl of revisits does not read

@@ -461,6 +461,9 @@ TEST(Cli, WarcAsCrawlersWriteIt) {
       test::lines(run_husk("extract --all-statuses " + dir.file("crawl.warc") + " 2>/dev/null").out);
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(nlohmann::json::parse(all[1])["status"], 404);
+  // What was skipped is counted where the user sees it.
+  const std::string said = run_husk("extract " + dir.file("crawl.warc") + " 2>&1 >/dev/null").out;
+  EXPECT_NE(said.find("extract: 1 WARC record(s) skipped: no HTML page in them"), std::string::npos) << said;
 }
 
 // A subdirectory husk may not read is reported by name; the rest is read.

@@ -212,6 +212,35 @@ TEST(Repro, ALyingContentLengthCostsAtMostOneNeighbour) {
   }
 }
 
+// warc-content-length-invalid.warc: a Content-Length of "abc" ended the
+// file at that record (records 3-4 lost, exit 0); warc-no-http-content-type:
+// response records without a Content-Type were skipped without a word, so
+// the good page and the truncated one both vanished.
+TEST(Repro, AnUnreadableLengthOrAMissingTypeLosesNoRecord) {
+  std::string dir = test::repro("cli");
+  if (dir.empty()) GTEST_SKIP() << "../shared/repro is absent";
+  test::CommandResult r = test::run_husk("extract " + dir + "/warc-content-length-invalid.warc 2>/dev/null");
+  EXPECT_EQ(r.exit_code, 0);
+  std::vector<std::string> lines = test::lines(r.out);
+  ASSERT_EQ(lines.size(), 4u) << r.out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto j = nlohmann::json::parse(lines[i]);
+    EXPECT_EQ(j["url"], "http://ex.com/" + std::to_string(i + 1));
+    if (i == 1)
+      EXPECT_NE(j.value("error", "").find("without a valid Content-Length (\"abc\"); resynchronised"),
+                std::string::npos)
+          << lines[i];
+    else
+      EXPECT_FALSE(j.contains("error")) << lines[i];
+  }
+  r = test::run_husk("extract " + dir + "/warc-no-http-content-type.warc 2>/dev/null");
+  lines = test::lines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  EXPECT_NE(nlohmann::json::parse(lines[0]).value("text", "").find("good text words here"), std::string::npos);
+  EXPECT_NE(nlohmann::json::parse(lines[1]).value("error", "").find("truncated WARC record"), std::string::npos)
+      << lines[1];
+}
+
 // db-verify-creates-empty-index.sh: husk db on a directory without an
 // index reported an empty one (and created it); now it says so and exits 1,
 // writing nothing.

@@ -19,11 +19,25 @@ std::vector<RawPage> read_all(const std::vector<std::string>& inputs, IngestStat
   return pages;
 }
 
+// A WARC record; no Content-Type field when content_type is empty.
 std::string warc_record(const std::string& type, const std::string& uri, const std::string& block,
                         const std::string& content_type = "application/http; msgtype=response") {
-  return "WARC/1.1\r\nWARC-Type: " + type + "\r\nWARC-Target-URI: " + uri +
-         "\r\nWARC-Record-ID: <urn:uuid:" + uri.substr(uri.size() - 1) + ">\r\nContent-Type: " + content_type +
-         "\r\nContent-Length: " + std::to_string(block.size()) + "\r\n\r\n" + block + "\r\n\r\n";
+  return "WARC/1.1\r\nWARC-Type: " + type + "\r\nWARC-Target-URI: " + uri + "\r\nWARC-Record-ID: <urn:uuid:" +
+         uri.substr(uri.size() - 1) + ">\r\n" + (content_type.empty() ? "" : "Content-Type: " + content_type + "\r\n") +
+         "Content-Length: " + std::to_string(block.size()) + "\r\n\r\n" + block + "\r\n\r\n";
+}
+
+// The same records, one gzip member each, as crawlers write .warc.gz.
+std::string one_member_per_record(const std::string& warc) {
+  std::string members;
+  std::size_t pos = 0;
+  while (pos < warc.size()) {
+    std::size_t next = warc.find("WARC/1.1", pos + 1);
+    if (next == std::string::npos) next = warc.size();
+    members += gzip(warc.substr(pos, next - pos));
+    pos = next;
+  }
+  return members;
 }
 
 std::string http(const std::string& content_type, const std::string& body, const std::string& extra = "") {
@@ -75,16 +89,7 @@ TEST(Ingest, WarcKeepsHtmlResponsesOnly) {
                                  http("text/html", "5\r\n<p>ch\r\n6\r\nunked!\r\n0\r\n\r\n", "Transfer-Encoding: chunked\r\n"));
   TempDir dir;
   write_file(dir.file("c.warc"), warc);
-  // The same records, one gzip member each.
-  std::string members;
-  std::size_t pos = 0;
-  while (pos < warc.size()) {
-    std::size_t next = warc.find("WARC/1.1", pos + 1);
-    if (next == std::string::npos) next = warc.size();
-    members += gzip(warc.substr(pos, next - pos));
-    pos = next;
-  }
-  write_file(dir.file("c.warc.gz"), members);
+  write_file(dir.file("c.warc.gz"), one_member_per_record(warc));
   for (const char* name : {"c.warc", "c.warc.gz"}) {
     IngestStats stats;
     std::vector<RawPage> pages = read_all({dir.file(name)}, &stats);
@@ -111,6 +116,55 @@ TEST(Ingest, TruncatedWarcRecordIsAnErrorAfterIntactRecords) {
   EXPECT_EQ(pages[0].bytes, "<p>one</p>");
   EXPECT_NE(pages[1].status.to_string().find("truncated WARC record"), std::string::npos) << pages[1].status.to_string();
   EXPECT_EQ(pages[1].url, "http://e.com/2");
+}
+
+// A Content-Length that cannot be read (none, not a number, negative, past
+// 64 bits) leaves the block's end unknown: that record is an error and
+// reading resumes at the next version line, plain or one gzip member per
+// record. It once ended the file there, losing every record after it.
+TEST(Ingest, AnUnreadableContentLengthCostsOnlyItsRecord) {
+  for (const std::string length : {"abc", "", "-5", "99999999999999999999", "12x"}) {
+    std::string bad = warc_record("response", "http://e.com/2", http("text/html", "<p>two</p>"));
+    const std::size_t at = bad.find("Content-Length: ");
+    const std::size_t eol = bad.find("\r\n", at);
+    bad.replace(at, eol + 2 - at, length.empty() ? "" : "Content-Length: " + length + "\r\n");
+    const std::string warc = warc_record("response", "http://e.com/1", http("text/html", "<p>one</p>")) + bad +
+                             warc_record("response", "http://e.com/3", http("text/html", "<p>three</p>")) +
+                             warc_record("response", "http://e.com/4", http("text/html", "<p>four</p>"));
+    TempDir dir;
+    write_file(dir.file("l.warc"), warc);
+    write_file(dir.file("l.warc.gz"), one_member_per_record(warc));
+    for (const char* name : {"l.warc", "l.warc.gz"}) {
+      std::vector<RawPage> pages = read_all({dir.file(name)});
+      ASSERT_EQ(pages.size(), 4u) << name << " " << length;
+      EXPECT_EQ(pages[0].bytes, "<p>one</p>");
+      EXPECT_EQ(pages[1].url, "http://e.com/2");
+      EXPECT_NE(pages[1].status.message().find("without a valid Content-Length"), std::string::npos)
+          << pages[1].status.message();
+      EXPECT_NE(pages[1].status.message().find("resynchronised at byte"), std::string::npos) << length;
+      EXPECT_EQ(pages[2].bytes, "<p>three</p>") << name << " " << length;
+      EXPECT_EQ(pages[3].bytes, "<p>four</p>") << name << " " << length;
+    }
+  }
+}
+
+// A response record whose WARC header names no Content-Type holds the HTTP
+// answer as it came; such records were skipped without a word, so a file of
+// them gave nothing. One whose Content-Type names another format (a DNS
+// lookup) is still no page.
+TEST(Ingest, AResponseWithoutAContentTypeIsReadAsHttp) {
+  const std::string warc = warc_record("response", "http://e.com/1", http("text/html", "<p>one</p>"), "") +
+                           warc_record("response", "dns:e.com", "20261130 e.com. 300 IN A 10.0.0.1", "text/dns") +
+                           warc_record("response", "http://e.com/2", "<p>no HTTP header</p>", "");
+  TempDir dir;
+  write_file(dir.file("n.warc"), warc);
+  IngestStats stats;
+  std::vector<RawPage> pages = read_all({dir.file("n.warc")}, &stats);
+  ASSERT_EQ(pages.size(), 2u);
+  EXPECT_EQ(pages[0].bytes, "<p>one</p>");
+  EXPECT_EQ(pages[1].url, "http://e.com/2");
+  EXPECT_EQ(pages[1].status.message(), "not an HTTP response");
+  EXPECT_EQ(stats.skipped, 1u);
 }
 
 TEST(Ingest, GzipContentEncodingIsUndone) {
