@@ -38,6 +38,9 @@ Format sniff(GzReader& reader) {
   std::string head = reader.peek(64);
   if (starts_with_ci(head, "WARC/")) return Format::kWarc;
   std::string_view t = trim(head);
+  // A UTF-8 byte order mark (Windows editors write one) before the first
+  // record; the JSONL reader skips it.
+  if (t.starts_with("\xEF\xBB\xBF")) t = trim(t.substr(3));
   if (!t.empty() && t.front() == '{') return Format::kJsonl;
   return Format::kHtml;
 }

@@ -80,6 +80,15 @@ TEST(Cli, JsonlInputKeepsIdsAndUrls) {
   auto j = nlohmann::json::parse(run_husk("extract " + dir.file("in.jsonl")).out);
   EXPECT_EQ(j["id"], "x1");
   EXPECT_EQ(j["url"], "http://e.com/");
+  // On standard input the format is read from the first bytes: a byte
+  // order mark before the first record once made the file one HTML page.
+  write_file(dir.file("bom.jsonl"),
+             "\xEF\xBB\xBF" + nlohmann::json({{"id", "x1"}, {"html", article(3)}}).dump() + "\r\n" +
+                 nlohmann::json({{"id", "x2"}, {"html", article(2)}}).dump() + "\r\n");
+  std::vector<std::string> lines = test::lines(run_husk("extract - < " + dir.file("bom.jsonl")).out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(nlohmann::json::parse(lines[0])["id"], "x1");
+  EXPECT_EQ(nlohmann::json::parse(lines[1])["id"], "x2");
 }
 
 TEST(Cli, ExitCodes) {
