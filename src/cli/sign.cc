@@ -174,6 +174,9 @@ int run_sign(const SignArgs& args) {
       });
   progress.finish();
   output.out().flush();
+  if (bad > 0)
+    std::cerr << "husk sign: " << bad << " of " << done
+              << " record(s) without a signature (an error record, no \"text\" string, or no terms in it)\n";
   for (const Status& st : errors) fail("sign", st.message(), 1);
   if (!output.out()) return fail("sign", "write failed", 1);
   return done == 0 && !errors.empty() ? 1 : 0;

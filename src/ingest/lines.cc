@@ -24,6 +24,9 @@ Status for_each_line(GzReader& reader, const std::string& input, const std::func
     } else if (trim(text).empty()) {
       continue;
     } else {
+      // A UTF-8 byte order mark (Windows editors write one) is no part of
+      // the first record, and copied into an output it would sit mid-file.
+      if (number == 1 && text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
       line.text = std::move(text);
       text = std::string();
     }

@@ -60,6 +60,13 @@ TEST(SignCli, AddsSigAndKeepsTheRecord) {
   auto plain = nlohmann::json::parse(lines[31]);
   EXPECT_EQ(plain["id"], "plain");
   EXPECT_GT(plain["sig"]["terms"].get<int>(), 5);
+  // The records left without a signature are counted where the user sees it.
+  const std::string said = run_husk("sign " + dir.file("in.jsonl") + " 2>&1 >/dev/null").out;
+  EXPECT_NE(said.find("husk sign: 1 of 32 record(s) without a signature"), std::string::npos) << said;
+  // A byte order mark before the first record is not copied into the output.
+  write_file(dir.file("bom.jsonl"), "\xEF\xBB\xBF" + records(1));
+  const std::string bom = run_husk("sign " + dir.file("bom.jsonl") + " 2>/dev/null").out;
+  EXPECT_EQ(bom.substr(0, 7), "{\"id\":\"") << bom.substr(0, 20);
 }
 
 TEST(SignCli, SignerSubsetAndUsageErrors) {
