@@ -32,10 +32,30 @@ nlohmann::ordered_json totals_json(const WcxbTotals& t) {
           {"f1", t.f1},         {"with", t.with_rate},      {"without", t.without_rate}};
 }
 
+// Predictions are matched to gold pages by id (file names without .html
+// and .gz): a prediction file whose ids name none of the gold's pages (the
+// wrong --gold, ids rewritten on the way) is an error, and those that name
+// no gold page beside others that do are counted, not scored in silence.
+// 0 to go on, else the exit code.
+int check_matched(const std::string& prediction, std::size_t predictions, std::size_t pages, std::size_t missing) {
+  const std::size_t matched = pages - missing;
+  if (predictions > 0 && matched == 0)
+    return fail("eval extract", prediction + ": none of its " + std::to_string(predictions) +
+                                    " record ids names a page of the gold set (ids are compared as file names "
+                                    "without .html/.htm/.gz)",
+                1);
+  if (predictions > matched)
+    std::fprintf(stderr, "husk eval extract: %zu of %zu records of %s name no page of the gold set: not scored\n",
+                 predictions - matched, predictions, prediction.c_str());
+  return 0;
+}
+
 // A WCXB split as gold: the benchmark's word score, overall and per page type.
 int run_eval_wcxb(const EvalExtractArgs& args) {
   Result<WcxbScore> score = evaluate_wcxb(args.gold, args.prediction, args.headline_first_line);
   if (!score.ok()) return fail("eval extract", score.status().message(), 1);
+  if (int code = check_matched(args.prediction, score->predictions, score->all.pages, score->missing); code != 0)
+    return code;
   const WcxbScore& s = *score;
   if (args.json) {
     nlohmann::ordered_json j = totals_json(s.all);
@@ -117,6 +137,8 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
 int run_eval_snippets(const EvalExtractArgs& args) {
   Result<SnippetScore> score = evaluate_snippets(args.gold, args.prediction);
   if (!score.ok()) return fail("eval extract", score.status().message(), 1);
+  if (int code = check_matched(args.prediction, score->predictions, score->pages, score->missing); code != 0)
+    return code;
   const SnippetScore& s = *score;
   if (args.json) {
     nlohmann::ordered_json j = {{"pages", s.pages}, {"missing", s.missing}, {"precision", s.precision},
@@ -159,6 +181,8 @@ int run_eval_extract(const EvalExtractArgs& args) {
   if (is_snippet_gold(args.gold)) return run_eval_snippets(args);
   Result<ExtractScore> score = evaluate_extraction(args.gold, args.prediction);
   if (!score.ok()) return fail("eval extract", score.status().message(), 1);
+  if (int code = check_matched(args.prediction, score->predictions, score->pages, score->missing); code != 0)
+    return code;
   const ExtractScore& s = *score;
   if (args.json) {
     nlohmann::ordered_json j = {{"pages", s.pages},   {"missing", s.missing}, {"precision", s.precision},

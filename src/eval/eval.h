@@ -73,6 +73,7 @@ struct ExtractScore {
   double precision = 0, recall = 0, f1 = 0, accuracy = 0;
   std::size_t pages = 0;    // gold pages
   std::size_t missing = 0;  // gold pages with no prediction (scored as empty)
+  std::size_t predictions = 0;  // records of the prediction file, those naming no gold page among them
   std::vector<PageScore> per_page;
   std::size_t cjk_pages = 0;  // pages whose gold is Chinese or Japanese
   double precision_cjk = 0, recall_cjk = 0, f1_cjk = 0;  // those pages scored by character
@@ -106,6 +107,7 @@ struct SnippetPage {
 
 struct SnippetScore {
   std::size_t pages = 0, missing = 0;
+  std::size_t predictions = 0;  // records of the prediction file, those naming no gold page among them
   std::size_t tp = 0, fn = 0, fp = 0, tn = 0;
   double precision = 0, recall = 0, f1 = 0;
   std::vector<SnippetPage> per_page;
@@ -177,6 +179,7 @@ struct WcxbTotals {
 struct WcxbScore {
   WcxbTotals all;
   std::size_t missing = 0;                    // gold pages with no prediction (scored as empty)
+  std::size_t predictions = 0;  // records of the prediction file, those naming no gold page among them
   std::map<std::string, WcxbTotals> by_type;  // by page type
   std::map<std::string, WcxbTotals> by_language;  // by the gold's language, when it names one
   std::vector<WcxbPage> per_page;

@@ -243,6 +243,7 @@ Result<ExtractScore> evaluate_extraction(const std::string& gold_path, const std
   ExtractScore chars = score_pages(std::move(by_char));
   ExtractScore score = score_pages(std::move(pages));
   score.cjk_pages = cjk_pages;
+  score.predictions = predictions->size();
   score.precision_cjk = chars.precision;
   score.recall_cjk = chars.recall;
   score.f1_cjk = chars.f1;
@@ -326,6 +327,7 @@ Result<SnippetScore> evaluate_snippets(const std::string& gold_path, const std::
     s.per_page.push_back(std::move(page));
   }
   s.pages = s.per_page.size();
+  s.predictions = predictions->size();
   s.precision = s.tp + s.fp > 0 ? static_cast<double>(s.tp) / static_cast<double>(s.tp + s.fp) : 0.0;
   s.recall = s.tp + s.fn > 0 ? static_cast<double>(s.tp) / static_cast<double>(s.tp + s.fn) : 0.0;
   s.f1 = s.precision + s.recall > 0 ? 2 * s.precision * s.recall / (s.precision + s.recall) : 0.0;

@@ -190,6 +190,7 @@ Result<WcxbScore> evaluate_wcxb(const std::string& gold_dir, const std::string& 
   if (!metadata.ok()) return metadata.status();
 
   WcxbScore score;
+  score.predictions = predictions->size();
   for (const fs::path& f : files) {
     std::ifstream in(f, std::ios::binary);
     nlohmann::json gold = nlohmann::json::parse(in, nullptr, false);

@@ -399,6 +399,19 @@ TEST(Cli, EvalExtractScoresAPredictionFile) {
   EXPECT_EQ(j["missing"], 1);
   EXPECT_DOUBLE_EQ(j["precision"].get<double>(), 1.0);
   EXPECT_DOUBLE_EQ(j["recall"].get<double>(), 0.5);
+  // A record naming no gold page is counted aside; a file whose records
+  // name none (the wrong --gold) is an error, not a score of zero.
+  write_file(dir.file("pred.jsonl"), "{\"id\":\"a.html\",\"text\":\"one two three four five\"}\n"
+                                     "{\"id\":\"z.html\",\"text\":\"other\"}\n");
+  const std::string said = run_husk("eval extract --gold " + dir.file("gold.json") + " " + dir.file("pred.jsonl") +
+                                    " 2>&1 >/dev/null").out;
+  EXPECT_NE(said.find("1 of 2 records of " + dir.file("pred.jsonl") + " name no page of the gold set"),
+            std::string::npos)
+      << said;
+  write_file(dir.file("pred.jsonl"), "{\"id\":\"z.html\",\"text\":\"other\"}\n");
+  r = run_husk("eval extract --gold " + dir.file("gold.json") + " " + dir.file("pred.jsonl") + " 2>/dev/null");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 TEST(Cli, LanguagesKeepsOnlyThePagesInThoseLanguages) {
