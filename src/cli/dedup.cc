@@ -229,8 +229,10 @@ int run_dedup(DedupArgs args) {
   if (!run.ok()) return fatal(run.status().message());
   for (const Status& st : input_errors) fail("dedup", st.message(), 1);
   for (const Status& st : record_errors) fail("dedup", st.message(), 1);
-  if (args.frame.min_documents > 0) {
-    const uint64_t framed = exchange.sum(frame.texts), lines = exchange.sum(frame.lines);
+  // Only texts given as text carry their site's frame; pages extracted
+  // from HTML left it behind, and a run of them has nothing to report.
+  if (const uint64_t framed = exchange.sum(frame.texts); args.frame.min_documents > 0 && framed > 0) {
+    const uint64_t lines = exchange.sum(frame.lines);
     char line[160];
     std::snprintf(line, sizeof line, "%llu frame lines left out of %llu texts before signing (--host-lines %u, --host-share %g)",
                   static_cast<unsigned long long>(lines), static_cast<unsigned long long>(framed),
