@@ -10,6 +10,7 @@
 #include "husk/dedup.h"
 #include "husk/explain.h"
 #include "husk/record.h"
+#include "ingest/fetch.h"
 #include "ingest/lines.h"
 
 namespace husk::cli {
@@ -60,12 +61,21 @@ struct ExtractArgs {
 };
 
 // The URLs of a --url-list file: one per line; blank lines and lines
-// opening with '#' are skipped.
+// opening with '#' are skipped. A line that is no http:// or https:// URL
+// is said on stderr and skipped: read as a file name it would have been
+// reported as a missing file, or read a local file the list never meant.
 Status read_url_list(const std::string& path, std::vector<std::string>& inputs) {
   return for_each_line(path, [&](Line&& line) {
+    if (!line.status.ok()) {
+      fail("extract", line.status.message(), 1);
+      return true;
+    }
     std::string_view url = trim(line.text);
     if (url.empty() || url.front() == '#') return true;
-    inputs.emplace_back(url);
+    if (is_url(url))
+      inputs.emplace_back(url);
+    else
+      fail("extract", line.source + ": not an http:// or https:// URL, skipped: " + std::string(url.substr(0, 200)), 1);
     return true;
   });
 }
@@ -207,8 +217,10 @@ int processor_options(const ExtractArgs& args, const char* command, ProcessorOpt
 }
 
 int run_extract(ExtractArgs args) {
-  if (!args.url_list.empty())
+  if (!args.url_list.empty()) {
     if (Status st = read_url_list(args.url_list, args.inputs); !st.ok()) return fail("extract", st.message(), 1);
+    if (args.inputs.empty()) return fail("extract", args.url_list + ": no http:// or https:// URL in it", 1);
+  }
   if (args.inputs.empty()) return fail("extract", "no input: name files, directories, URLs, - or --url-list FILE", 2);
   ProcessorOptions options;
   std::shared_ptr<TemplateStore> store;

@@ -299,6 +299,23 @@ TEST(Cli, PagesFetchedByUrl) {
   EXPECT_NE(by_id["/slow"]["error"].get<std::string>().find("timeout"), std::string::npos) << by_id["/slow"];
 }
 
+// A --url-list line that is no http(s) URL was read as a file name: a
+// missing file's message, or a local page the list never meant. It is now
+// said by line and skipped; a list with no URL at all is an error.
+TEST(Cli, AUrlListLineThatIsNoUrlIsSaidAndSkipped) {
+  TempDir dir;
+  write_file(dir.file("page.html"), article(3));
+  write_file(dir.file("urls.txt"), "# a list\n" + dir.file("page.html") + "\nftp://files.example/a\n");
+  const std::string said = run_husk("extract --url-list " + dir.file("urls.txt") + " 2>&1").out;
+  EXPECT_NE(said.find(dir.file("urls.txt") + ":2: not an http:// or https:// URL, skipped: " + dir.file("page.html")),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find(":3: not an http:// or https:// URL, skipped: ftp://files.example/a"), std::string::npos) << said;
+  EXPECT_NE(said.find(dir.file("urls.txt") + ": no http:// or https:// URL in it"), std::string::npos) << said;
+  EXPECT_EQ(said.find("\"text\""), std::string::npos) << said;  // the local page was not read
+  EXPECT_EQ(run_husk("extract --url-list " + dir.file("urls.txt") + " 2>/dev/null").exit_code, 1);
+}
+
 // A WARC written by a real crawler: wget --warc-file over a loopback site
 // with an article, a redirect, a 404 page, a gzip-encoded page and an
 // image. husk extract keeps the 2xx HTML responses (the redirect's target
