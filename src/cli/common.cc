@@ -1,5 +1,7 @@
 #include "cli/common.h"
 
+#include <filesystem>
+
 #include "base/text_util.h"
 
 namespace husk::cli {
@@ -9,8 +11,13 @@ int fail(const char* command, const std::string& message, int code) {
   return code;
 }
 
-Status Output::open(const std::string& path) {
+Status Output::open(const std::string& path, const std::vector<std::string>& inputs) {
   if (path == "-") return Status();
+  for (const std::string& input : inputs) {
+    std::error_code ec;
+    if (input != "-" && std::filesystem::equivalent(path, input, ec))
+      return Status(Code::kInvalidArgument, path + " is also an input: writing it would empty it before it is read");
+  }
   file_.open(path, std::ios::binary | std::ios::trunc);
   if (!file_) return Status(Code::kIo, path + ": cannot open for writing");
   out_ = &file_;

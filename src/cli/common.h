@@ -23,7 +23,9 @@ int fail(const char* command, const std::string& message, int code);
 // A file to write, or stdout for "-".
 class Output {
  public:
-  Status open(const std::string& path);
+  // Refuses a path that is one of `inputs` (the same file by another name
+  // too): opening it for writing would empty it before it is read.
+  Status open(const std::string& path, const std::vector<std::string>& inputs = {});
   std::ostream& out() { return *out_; }
 
  private:

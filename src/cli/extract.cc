@@ -232,7 +232,7 @@ int run_extract(ExtractArgs args) {
   Result<Processor> processor = Processor::make(options);
   if (!processor.ok()) return fail("extract", processor.status().message(), 2);
   Output output;
-  if (Status st = output.open(args.output); !st.ok()) return fail("extract", st.message(), 1);
+  if (Status st = output.open(args.output, args.inputs); !st.ok()) return fail("extract", st.message(), 1);
   std::ofstream features;
   if (!args.dump_features.empty()) {
     features.open(args.dump_features, std::ios::binary | std::ios::trunc);
@@ -366,7 +366,7 @@ int run_explain(const ExtractArgs& args, const std::string& id) {
   Trace trace;
   PageResult result = processor->process(*chosen, &trace);
   Output output;
-  if (Status st = output.open(args.output); !st.ok()) return fail("explain", st.message(), 1);
+  if (Status st = output.open(args.output, args.inputs); !st.ok()) return fail("explain", st.message(), 1);
   output.out() << explain_html(result, trace);
   output.out().flush();
   if (!output.out()) return fail("explain", "write failed", 1);

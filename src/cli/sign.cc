@@ -99,7 +99,7 @@ int run_sign(const SignArgs& args) {
   Result<Processor> processor = Processor::make(options);
   if (!processor.ok()) return fail("sign", processor.status().message(), 2);
   Output output;
-  if (Status st = output.open(args.output); !st.ok()) return fail("sign", st.message(), 1);
+  if (Status st = output.open(args.output, args.inputs); !st.ok()) return fail("sign", st.message(), 1);
   std::ios::sync_with_stdio(false);
   const bool binary = args.format == "binary";
   if (binary) output.out() << signature_file_header();

@@ -232,10 +232,10 @@ bool read_warc(GzReader& reader, const std::string& source, const IngestOptions&
     if (ec != std::errc() || ptr != length_text.data() + length_text.size() || length_text.empty()) {
       // Missing, negative, not a number or past 64 bits: where the block
       // ends is unknown, so reading resumes at the next version line.
+      const std::string given = length_text.empty() ? "none" : "\"" + length_text.substr(0, 40) + "\"";
       at_record = skip_to_version_line(reader, line, options.max_header_bytes);
-      page.status = Status(Code::kCorrupt, "WARC record without a valid Content-Length (" +
-                                               (length_text.empty() ? std::string("none") : "\"" + length_text.substr(0, 40) + "\"") +
-                                               "); " + resynchronised(at_record, reader));
+      page.status = Status(Code::kCorrupt, "WARC record without a valid Content-Length (" + given + "); " +
+                                               resynchronised(at_record, reader));
       ++stats.pages;
       if (!sink(std::move(page))) return false;
       if (!at_record) return true;

@@ -124,6 +124,20 @@ TEST(Cli, MistakesGetOneClearMessage) {
     EXPECT_NE(html.out.find(said), std::string::npos) << html.out;
     EXPECT_EQ(html.out.find(said), html.out.rfind(said)) << html.out;
   }
+  // An output that is one of the inputs, by its name or another one, is
+  // refused before it is opened: opening it emptied the input unread.
+  const std::string records = run_husk("extract " + dir.file("a.html") + " 2>/dev/null").out;
+  write_file(dir.file("in.jsonl"), records);
+  for (const std::string& command :
+       {"extract " + dir.file("a.html") + " " + dir.file("in.jsonl") + " -o " + dir.file("in.jsonl"),
+        "sign " + dir.file("in.jsonl") + " -o " + dir.path().string() + "/./in.jsonl",
+        "dedup " + dir.file("in.jsonl") + " -o " + dir.file("in.jsonl")}) {
+    test::CommandResult same = run_husk(command + " 2>&1");
+    EXPECT_EQ(same.exit_code, 1) << command;
+    EXPECT_NE(same.out.find("is also an input: writing it would empty it before it is read"), std::string::npos)
+        << same.out;
+    EXPECT_EQ(test::read_file(dir.file("in.jsonl")), records) << command;
+  }
 }
 
 // A page built to be slow (tens of thousands of blocks for the block model)
