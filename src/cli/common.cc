@@ -11,13 +11,18 @@ int fail(const char* command, const std::string& message, int code) {
   return code;
 }
 
-Status Output::open(const std::string& path, const std::vector<std::string>& inputs) {
-  if (path == "-") return Status();
+Status not_an_input(const std::string& path, const std::vector<std::string>& inputs) {
   for (const std::string& input : inputs) {
     std::error_code ec;
-    if (input != "-" && std::filesystem::equivalent(path, input, ec))
+    if (path != "-" && input != "-" && std::filesystem::equivalent(path, input, ec))
       return Status(Code::kInvalidArgument, path + " is also an input: writing it would empty it before it is read");
   }
+  return Status();
+}
+
+Status Output::open(const std::string& path, const std::vector<std::string>& inputs) {
+  if (path == "-") return Status();
+  if (Status st = not_an_input(path, inputs); !st.ok()) return st;
   file_.open(path, std::ios::binary | std::ios::trunc);
   if (!file_) return Status(Code::kIo, path + ": cannot open for writing");
   out_ = &file_;

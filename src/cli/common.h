@@ -21,10 +21,15 @@ namespace husk::cli {
 int fail(const char* command, const std::string& message, int code);
 
 // A file to write, or stdout for "-".
+// An error when `path`, a file a command is to write, is one of its
+// `inputs` (the same file by another name too): opening it for writing
+// would empty the input before it is read, or replace it with another
+// kind of file once it has been.
+Status not_an_input(const std::string& path, const std::vector<std::string>& inputs);
+
 class Output {
  public:
-  // Refuses a path that is one of `inputs` (the same file by another name
-  // too): opening it for writing would empty it before it is read.
+  // Refuses a path that is one of `inputs` (not_an_input).
   Status open(const std::string& path, const std::vector<std::string>& inputs = {});
   std::ostream& out() { return *out_; }
 

@@ -235,6 +235,7 @@ int run_extract(ExtractArgs args) {
   if (Status st = output.open(args.output, args.inputs); !st.ok()) return fail("extract", st.message(), 1);
   std::ofstream features;
   if (!args.dump_features.empty()) {
+    if (Status st = not_an_input(args.dump_features, args.inputs); !st.ok()) return fail("extract", st.message(), 1);
     features.open(args.dump_features, std::ios::binary | std::ios::trunc);
     if (!features) return fail("extract", args.dump_features + ": cannot open for writing", 1);
   }

@@ -183,6 +183,7 @@ int run_sign(const SignArgs& args) {
 }
 
 int run_idf_build(const IdfArgs& args) {
+  if (Status st = not_an_input(args.output, args.inputs); !st.ok()) return fail("idf build", st.message(), 1);
   auto configured = options_from(args.config, args.normalize);
   if (!configured.ok()) return fail("idf build", configured.status().message(), 2);
   const NormalizeOptions normalize = configured->normalize;

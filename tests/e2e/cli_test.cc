@@ -128,10 +128,14 @@ TEST(Cli, MistakesGetOneClearMessage) {
   // refused before it is opened: opening it emptied the input unread.
   const std::string records = run_husk("extract " + dir.file("a.html") + " 2>/dev/null").out;
   write_file(dir.file("in.jsonl"), records);
+  write_file(dir.file("gold.json"), R"({"a": {"articleBody": "the article"}})");
   for (const std::string& command :
        {"extract " + dir.file("a.html") + " " + dir.file("in.jsonl") + " -o " + dir.file("in.jsonl"),
         "sign " + dir.file("in.jsonl") + " -o " + dir.path().string() + "/./in.jsonl",
-        "dedup " + dir.file("in.jsonl") + " -o " + dir.file("in.jsonl")}) {
+        "dedup " + dir.file("in.jsonl") + " -o " + dir.file("in.jsonl"),
+        "idf build " + dir.file("in.jsonl") + " -o " + dir.file("in.jsonl"),
+        "eval extract --gold " + dir.file("gold.json") + " " + dir.file("in.jsonl") + " --per-page " +
+            dir.file("in.jsonl")}) {
     test::CommandResult same = run_husk(command + " 2>&1");
     EXPECT_EQ(same.exit_code, 1) << command;
     EXPECT_NE(same.out.find("is also an input: writing it would empty it before it is read"), std::string::npos)
