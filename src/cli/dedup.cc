@@ -179,12 +179,14 @@ int run_dedup(DedupArgs args) {
   if (exchange.size() > 1) say("running on " + std::to_string(exchange.size()) + " ranks");
 
   Output output;
-  if (rank == 0)
+  if (rank == 0) {
     if (Status st = output.open(args.output, args.inputs); !st.ok()) return fatal(st.message());
+    if (Status st = not_an_input(args.pairs, args.inputs); !args.pairs.empty() && !st.ok()) return fatal(st.message());
+  }
   // What was read: pages handed on, pages without signatures, errors.
   uint64_t read_pages = 0, without_signature = 0;
   FrameStats frame;
-  std::vector<Status> input_errors, record_errors;
+  std::vector<Status> input_errors, record_errors, page_errors;
   LoadedPages loaded;
   // The in-memory engine reads every page, signed with the collection's
   // statistics; minhash streams, and rank 0, which writes --report, loads
@@ -197,6 +199,7 @@ int run_dedup(DedupArgs args) {
     frame = loaded.frame;
     input_errors = loaded.errors;
     record_errors = loaded.record_errors;
+    page_errors = loaded.page_errors;
   }
   DedupSource source = [&](const DedupSink& sink) {
     if (!streams) {
@@ -223,12 +226,14 @@ int run_dedup(DedupArgs args) {
     without_signature = streamed.without_signature;
     input_errors = std::move(streamed.errors);
     record_errors = std::move(streamed.record_errors);
+    page_errors = std::move(streamed.page_errors);
     return Status();
   };
   Result<DedupRun> run = dedup(source, options, exchange);
   if (!run.ok()) return fatal(run.status().message());
   for (const Status& st : input_errors) fail("dedup", st.message(), 1);
   for (const Status& st : record_errors) fail("dedup", st.message(), 1);
+  for (const Status& st : page_errors) fail("dedup", st.message() + " (left out)", 1);
   // Only texts given as text carry their site's frame; pages extracted
   // from HTML left it behind, and a run of them has nothing to report.
   if (const uint64_t framed = exchange.sum(frame.texts); args.frame.min_documents > 0 && framed > 0) {

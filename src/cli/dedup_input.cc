@@ -27,6 +27,7 @@ struct Loaded {
   bool usable = false;
   bool extracted = false;  // from a page: its language identified by the processor
   Status error;            // the record is malformed
+  Status page_error;       // the page could not be read or extracted (a broken WARC record, a timeout)
   std::vector<uint64_t> host_keys;  // counting frame lines: the text's keys (host_line_keys)
   std::size_t frame_lines = 0;      // frame lines left out of the text before signing
 };
@@ -114,6 +115,10 @@ Loaded from_page(PageResult&& r) {
   l.page.language = r.language.code;
   l.text = std::move(r.text);
   l.usable = r.status.ok();
+  // A page that could not be read or extracted is named with its error:
+  // only counted among the pages without text, it was never seen. As in
+  // husk extract, it does not fail the run.
+  if (!r.status.ok()) l.page_error = Status(r.status.code(), r.id + ": " + r.status.message());
   l.extracted = true;
   return l;
 }
@@ -266,6 +271,7 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
       if (keep_texts) out.texts.push_back(std::move(l.text));
     } else {
       ++out.without_signature;
+      if (!l.page_error.ok()) out.page_errors.push_back(std::move(l.page_error));
     }
   }
   return out;
@@ -310,6 +316,7 @@ StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigne
       out.record_errors.push_back(std::move(l.error));
     } else if (!l.usable || !l.has_signature || l.page.sig.minhash.empty()) {
       ++out.without_signature;
+      if (!l.page_error.ok()) out.page_errors.push_back(std::move(l.page_error));
     } else if (Status st = sink(ordinal, l.page); !st.ok()) {
       out.record_errors.push_back(std::move(st));
     } else {

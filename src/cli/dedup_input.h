@@ -40,6 +40,7 @@ struct LoadedPages {
   std::size_t signed_here = 0;
   std::vector<Status> errors;         // inputs that could not be read
   std::vector<Status> record_errors;  // records that are malformed (file:line and field)
+  std::vector<Status> page_errors;    // pages that could not be read or extracted (among without_signature)
   FrameStats frame;
 };
 
@@ -67,6 +68,7 @@ struct StreamedPages {
   uint64_t without_signature = 0;  // of this rank's share
   std::vector<Status> errors;
   std::vector<Status> record_errors;
+  std::vector<Status> page_errors;  // as LoadedPages'
   FrameStats frame;
 };
 

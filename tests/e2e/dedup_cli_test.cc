@@ -151,6 +151,31 @@ TEST(DedupCli, BinarySignatureFilesGiveTheSameClustersAndReportDamage) {
 // record that names no language is compared with every page, unless
 // --identify-languages gives it its text's language first: in the
 // records, in husk sign's JSONL and in its binary file alike.
+// Pages dedup reads and extracts itself: one that cannot be read (a WARC
+// record whose length is no number) is named with its error, where it was
+// only counted among the pages without text; the copies around it cluster.
+TEST(DedupCli, APageThatCannotBeReadIsNamed) {
+  TempDir dir;
+  auto record = [](const std::string& id, const std::string& length, const std::string& body) {
+    const std::string http = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body;
+    return "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:" + id +
+           ">\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: " +
+           (length.empty() ? std::to_string(http.size()) : length) + "\r\n\r\n" + http + "\r\n\r\n";
+  };
+  std::string story = "<html><body><article>";
+  for (int i = 0; i < 6; ++i)
+    story += "<p>The harbour library opens in spring after the council voted for it on Tuesday, paragraph " +
+             std::to_string(i) + " of the story says.</p>";
+  story += "</article></body></html>";
+  write_file(dir.file("crawl.warc"), record("1", "", story) + record("2", "abc", story) + record("3", "", story));
+  test::CommandResult r = run_husk("dedup " + dir.file("crawl.warc") + " 2>&1 >/dev/null");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("urn:uuid:2: WARC record without a valid Content-Length (\"abc\")"), std::string::npos) << r.out;
+  const std::vector<std::string> clusters = test::lines(run_husk("dedup " + dir.file("crawl.warc") + " 2>/dev/null").out);
+  ASSERT_EQ(clusters.size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(clusters[0])["members"], nlohmann::json({"urn:uuid:1", "urn:uuid:3"}));
+}
+
 TEST(DedupCli, ComparesPagesOnlyWithinALanguage) {
   TempDir dir;
   std::string in;
