@@ -57,6 +57,7 @@ py::object to_python(const nlohmann::ordered_json& j) {
 // A page given as bytes (husk decodes its charset) or str (already text).
 RawPage raw_page(const py::object& html, const py::object& url) {
   RawPage page;
+  if (!url.is_none() && !py::isinstance<py::str>(url)) throw py::type_error("url must be str or None");
   if (!url.is_none()) page.url = url.cast<std::string>();
   if (py::isinstance<py::bytes>(html)) {
     page.bytes = html.cast<std::string>();

@@ -39,6 +39,9 @@ def test_extract_reads_bytes_and_str():
     assert from_bytes["text"] == from_str["text"]
     assert from_bytes["language"] == "fr"
     assert list(from_bytes)[:5] == ["id", "url", "status", "title", "text"]
+    # A url that is no string is named as the mistake, not a failed C++ cast.
+    with pytest.raises(TypeError, match="url must be str or None"):
+        husk.extract(page, url=5)
 
 
 def test_records_equal_the_cli_on_the_benchmark_pages():
