@@ -235,6 +235,10 @@ Document Processor::analyze(const RawPage& page, bool keep_dom) const {
     result.status = Status(Code::kInvalidArgument, "empty page");
     return d;
   }
+  if (!page.is_unicode && looks_binary(page.bytes, page.content_type)) {
+    result.status = Status(Code::kUnsupported, "binary content, not an HTML page (a NUL byte or a PDF header in its first 4 KB)");
+    return d;
+  }
   // Third-party code (the charset converter, the parser's allocations)
   // may throw; what it throws becomes this page's error.
   try {

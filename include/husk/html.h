@@ -69,6 +69,14 @@ Decoded decode(std::string_view bytes, std::string_view content_type, const Deco
 // and text encoded twice.
 Decoded decode_utf8(std::string_view text);
 
+// Whether bytes handed in as a page are no text at all (an image, a PDF or
+// an archive saved under an HTML name, or posted as a page): a NUL byte in
+// the first 4 KB, unless a byte order mark or the content type says UTF-16
+// (whose markup is half NULs), or a PDF's "%PDF-" header, whose first
+// kilobytes may be all ASCII. Read as a charset, such bytes give a text of
+// garbage that would pass for a page.
+bool looks_binary(std::string_view bytes, std::string_view content_type);
+
 // Maps a charset label the way browsers do; empty when ICU cannot convert it.
 std::string canonical_charset(std::string_view label);
 

@@ -521,6 +521,14 @@ Decoded decode_utf8(std::string_view text) {
   return out;
 }
 
+bool looks_binary(std::string_view bytes, std::string_view content_type) {
+  if (bytes.starts_with("%PDF-")) return true;
+  if (bytes.substr(0, 4096).find('\0') == std::string_view::npos) return false;
+  const bool utf16 = bytes.starts_with("\xFF\xFE") || bytes.starts_with("\xFE\xFF") ||
+                     ascii_lower(content_type).find("charset=utf-16") != std::string::npos;
+  return !utf16;
+}
+
 Decoded decode(std::string_view bytes, std::string_view content_type, const DecodeOptions& options) {
   Decoded out;
   std::string charset;

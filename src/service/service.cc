@@ -27,8 +27,6 @@ ServiceResponse error_response(int status, const std::string& message) {
 }
 
 // Refuses what is not a page: NUL bytes in the first 4 KiB are binary.
-bool looks_binary(std::string_view body) { return body.substr(0, 4096).find('\0') != std::string_view::npos; }
-
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 // "/v1/pages/ID" -> "ID". The path arrives percent-decoded (the HTTP
@@ -47,14 +45,6 @@ bool looks_like_json_page(std::string_view body) {
   if (first == std::string_view::npos || body[first] != '{') return false;
   nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
   return j.is_object() && j.contains("html");
-}
-
-// UTF-16 text is full of NUL bytes; a body that opens with its byte order
-// mark or declares the charset is text, decoded as husk extract decodes it.
-bool utf16(std::string_view body, std::string_view content_type) {
-  if (body.size() >= 2 && ((body[0] == '\xFF' && body[1] == '\xFE') || (body[0] == '\xFE' && body[1] == '\xFF')))
-    return true;
-  return ascii_lower(content_type).find("charset=utf-16") != std::string::npos;
 }
 
 std::string header(const ServiceRequest& r, const std::string& name) {
@@ -175,7 +165,7 @@ ServiceResponse Service::route(const ServiceRequest& r, std::string& endpoint) {
         return fail(400, "bad_json", "malformed JSON: " + parsed.status().message() + "; expected {\"url\": ..., \"html\": ...}");
       page = std::move(*parsed);
     } else if (generic || media == "text/html" || media == "application/xhtml+xml") {
-      if (looks_binary(r.body) && !utf16(r.body, type)) return fail(415, "binary", "the body is binary, not HTML");
+      if (looks_binary(r.body, type)) return fail(415, "binary", "the body is binary, not HTML");
       page.url = header(r, "x-url");
       page.bytes = r.body;
       if (!generic) page.content_type = type;

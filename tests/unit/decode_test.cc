@@ -1,6 +1,7 @@
 #include <unicode/ucnv.h>
 
 #include "husk/html.h"
+#include "husk/processor.h"
 #include "unit/test_util.h"
 
 namespace husk {
@@ -71,6 +72,28 @@ TEST(Decode, Utf16WithByteOrderMark) {
     EXPECT_NE(d.html.find(kChinese), std::string::npos) << charset;
     EXPECT_EQ(d.html.rfind("<html>", 0), 0u) << "BOM must not survive: " << charset;
   }
+}
+
+// Bytes that are no text (an image, a PDF, an archive under an HTML name)
+// were read as a charset and gave a text of garbage; UTF-16 markup, half
+// NULs, is text when a byte order mark or its content type says so.
+TEST(Decode, BinaryBytesAreToldFromUtf16Text) {
+  const std::string png = std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) + "<p>not a page</p>";
+  EXPECT_TRUE(looks_binary(png, ""));
+  EXPECT_TRUE(looks_binary(png, "text/html"));
+  EXPECT_TRUE(looks_binary("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n", "text/html"));
+  EXPECT_FALSE(looks_binary("<html><body><p>text</p></body></html>", ""));
+  // A NUL past the first 4 KB is a broken page, still read.
+  EXPECT_FALSE(looks_binary("<p>" + std::string(5000, 'a') + std::string(1, '\0') + "</p>", ""));
+  const std::string utf16 = encode("<html><body><p>text</p></body></html>", "UTF-16LE");
+  EXPECT_FALSE(looks_binary("\xFF\xFE" + utf16, ""));
+  EXPECT_FALSE(looks_binary(utf16, "text/html; charset=UTF-16LE"));
+  EXPECT_TRUE(looks_binary(utf16, "text/html"));  // undeclared and unmarked: no way to tell
+  // Through the processor the page is an error, not a text of garbage.
+  PageResult r = Processor::make(ProcessorOptions{})->process("", png);
+  EXPECT_EQ(r.status.code(), Code::kUnsupported);
+  EXPECT_NE(r.status.message().find("binary content, not an HTML page"), std::string::npos);
+  EXPECT_TRUE(r.text.empty());
 }
 
 TEST(Decode, HeaderOutranksMeta) {
