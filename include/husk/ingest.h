@@ -58,6 +58,9 @@ struct IngestOptions {
   // A page fetched by URL (an input that starts with http:// or https://)
   // must arrive within this many milliseconds, connection included.
   long fetch_timeout_ms = 30000;
+  // Files a directory walk leaves out (the same file by any path): the
+  // command's own output, written inside an input directory, is no page.
+  std::vector<std::string> leave_out;
 };
 
 struct IngestStats {

@@ -288,6 +288,7 @@ int run_extract(ExtractArgs args) {
   ingest_options.max_page_bytes = args.max_page_bytes;
   ingest_options.all_statuses = args.all_statuses;
   ingest_options.fetch_timeout_ms = static_cast<long>(args.fetch_timeout_s * 1000);
+  ingest_options.leave_out = {args.output};
   IngestStats stats;
   if (args.extractor == "template") {
     stats = extract_with_templates(args, *processor, *store, ingest_options, emit, trace);
@@ -345,6 +346,7 @@ int run_explain(const ExtractArgs& args, const std::string& id) {
   ingest_options.max_page_bytes = args.max_page_bytes;
   ingest_options.all_statuses = true;
   ingest_options.fetch_timeout_ms = static_cast<long>(args.fetch_timeout_s * 1000);
+  ingest_options.leave_out = {args.output};
   std::optional<RawPage> chosen;
   bool more = false;  // the inputs hold another page after the first
   IngestStats stats = ingest(args.inputs, ingest_options, [&](RawPage&& page) {

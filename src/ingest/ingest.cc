@@ -49,7 +49,16 @@ Format sniff(GzReader& reader) {
 // followed) for the files ingest reads, sorted by relative path. A
 // subdirectory that cannot be read is reported in `errors` and the walk
 // goes on with the rest.
-std::vector<std::pair<std::string, fs::path>> page_files(const std::string& root, std::vector<Status>& errors) {
+std::vector<std::pair<std::string, fs::path>> page_files(const std::string& root, std::vector<Status>& errors,
+                                                         const std::vector<std::string>& leave_out = {}) {
+  // By name first, so that a walk stats no file twice.
+  auto left_out = [&](const fs::path& file) {
+    for (const std::string& out : leave_out) {
+      std::error_code ec;
+      if (fs::path(out).filename() == file.filename() && fs::equivalent(out, file, ec)) return true;
+    }
+    return false;
+  };
   std::vector<std::pair<std::string, fs::path>> files;
   std::vector<fs::path> pending{fs::path(root)};
   while (!pending.empty()) {
@@ -73,7 +82,7 @@ std::vector<std::pair<std::string, fs::path>> page_files(const std::string& root
       }
       if (!it->is_regular_file(kind_ec)) continue;
       std::string name = it->path().filename().string();
-      if (format_from_name(name) == Format::kOther) continue;
+      if (format_from_name(name) == Format::kOther || left_out(it->path())) continue;
       files.emplace_back(fs::relative(it->path(), root, kind_ec).generic_string(), it->path());
     }
   }
@@ -104,7 +113,7 @@ class Ingester {
  private:
   // A directory's page files, in order.
   bool directory(const std::string& root) {
-    for (const auto& [rel, path] : page_files(root, stats_.input_errors))
+    for (const auto& [rel, path] : page_files(root, stats_.input_errors, options_.leave_out))
       if (!file(path.string(), rel, format_from_name(rel))) return false;
     return true;
   }

@@ -144,6 +144,23 @@ TEST(Cli, MistakesGetOneClearMessage) {
   }
 }
 
+// An output written inside an input directory is no page of it: the walk
+// read the file being written (HTML format: found by its name) as a page
+// of its own output.
+TEST(Cli, AnOutputInsideAnInputDirectoryIsNoPage) {
+  TempDir dir;
+  write_file(dir.file("pages/a.html"), article(2));
+  for (int run = 0; run < 2; ++run) {
+    ASSERT_EQ(run_husk("extract --format html " + dir.file("pages") + " -o " + dir.file("pages/out.html") +
+                       " 2>/dev/null")
+                  .exit_code,
+              0);
+    const std::string out = test::read_file(dir.file("pages/out.html"));
+    EXPECT_NE(out.find("<!-- husk: a.html"), std::string::npos) << out.substr(0, 300);
+    EXPECT_EQ(out.find("<!-- husk: out.html"), std::string::npos) << "run " << run;
+  }
+}
+
 // A page built to be slow (tens of thousands of blocks for the block model)
 // ends with error "timeout" and its neighbours come out whole; without a
 // limit it extracts.
