@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <unordered_set>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -313,6 +314,23 @@ int run_eval_dedup(const EvalDedupArgs& args) {
     return fail("eval dedup", "give one clusters file (husk dedup output), or --compare with pages", 2);
   Result<std::vector<std::vector<std::string>>> clusters = load_clusters(args.inputs[0]);
   if (!clusters.ok()) return fail("eval dedup", clusters.status().message(), 1);
+  // Clusters none of whose pages the gold names are another set's (the
+  // wrong file): an error, not a score of zero. Ids are compared as the
+  // score compares them.
+  std::unordered_set<std::string> named;
+  for (const auto& p : gold->pairs) named.insert({p.a, p.b});
+  for (const auto& c : gold->clusters) named.insert(c.begin(), c.end());
+  std::size_t members = 0, known = 0;
+  for (const auto& c : *clusters)
+    for (const std::string& id : c) {
+      ++members;
+      known += named.contains(gold_key(id));
+    }
+  if (members > 0 && known == 0)
+    return fail("eval dedup", args.inputs[0] + ": none of the " + std::to_string(members) +
+                                  " pages of its clusters is named by " + args.gold +
+                                  " (ids are compared as file names without .html/.htm/.gz)",
+                1);
   print_score("", score_dedup(*gold, *clusters), args.json);
   return 0;
 }

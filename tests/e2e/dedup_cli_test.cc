@@ -316,6 +316,13 @@ TEST(DedupCli, EvalDedupAgainstPairsAndClusters) {
   EXPECT_EQ(c["fp"], 2);            // a-c, b-c
   EXPECT_DOUBLE_EQ(c["url_recall"].get<double>(), 0.75);  // a, b, c of a, b, c, d
   EXPECT_DOUBLE_EQ(c["url_precision"].get<double>(), 1.0);
+  // Clusters of pages the gold never names (another set's file) are an
+  // error, not a score of zero.
+  write_file(dir.file("other.jsonl"), "{\"cluster\":0,\"size\":2,\"main\":\"x\",\"members\":[\"x\",\"y\"]}\n");
+  test::CommandResult other =
+      run_husk("eval dedup --gold " + dir.file("pairs.jsonl") + " " + dir.file("other.jsonl") + " 2>&1");
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_NE(other.out.find("none of the 2 pages of its clusters is named by"), std::string::npos) << other.out;
 }
 
 // Cluster lines of `husk dedup` on a JSONL of texts, as member lists.
