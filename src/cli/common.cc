@@ -12,9 +12,10 @@ int fail(const char* command, const std::string& message, int code) {
 }
 
 Status not_an_input(const std::string& path, const std::vector<std::string>& inputs) {
+  if (path.empty() || path == "-") return Status();  // nothing written, or stdout
   for (const std::string& input : inputs) {
     std::error_code ec;
-    if (path != "-" && input != "-" && std::filesystem::equivalent(path, input, ec))
+    if (input != "-" && std::filesystem::equivalent(path, input, ec))
       return Status(Code::kInvalidArgument, path + " is also an input: writing it would empty it before it is read");
   }
   return Status();
@@ -42,8 +43,7 @@ std::vector<std::string> split_list(const std::string& text) {
 }
 
 std::string not_records(std::string_view first_line) {
-  std::string_view t = trim(first_line);
-  if (t.substr(0, 3) == "\xEF\xBB\xBF") t.remove_prefix(3);  // a byte order mark
+  std::string_view t = trim(first_line);  // the line reader has dropped a byte order mark
   if (starts_with_ci(t, "WARC/")) return "this is a WARC file, not husk extract's records: run husk extract first";
   if (!t.empty() && t.front() == '<') return "this is HTML, not husk extract's records: run husk extract first";
   return {};

@@ -24,7 +24,8 @@ int fail(const char* command, const std::string& message, int code);
 // An error when `path`, a file a command is to write, is one of its
 // `inputs` (the same file by another name too): opening it for writing
 // would empty the input before it is read, or replace it with another
-// kind of file once it has been.
+// kind of file once it has been. An empty path (an option not given) and
+// "-" (stdout) write no file.
 Status not_an_input(const std::string& path, const std::vector<std::string>& inputs);
 
 class Output {

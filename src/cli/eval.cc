@@ -177,9 +177,8 @@ int run_eval_snippets(const EvalExtractArgs& args) {
 }
 
 int run_eval_extract(const EvalExtractArgs& args) {
-  if (!args.per_page.empty())
-    if (Status st = not_an_input(args.per_page, {args.prediction, args.gold}); !st.ok())
-      return fail("eval extract", st.message(), 1);
+  if (Status st = not_an_input(args.per_page, {args.prediction, args.gold}); !st.ok())
+    return fail("eval extract", st.message(), 1);
   std::error_code ec;
   if (std::filesystem::is_directory(args.gold, ec)) return run_eval_wcxb(args);
   if (is_snippet_gold(args.gold)) return run_eval_snippets(args);

@@ -101,7 +101,7 @@ Status write_cv_scores(const std::string& path, const std::vector<TrainingPage>&
 std::optional<std::vector<TrainingPage>> training_pages(const TrainArgs& args, const ProcessorOptions& options,
                                                        const FeatureExtractor& features) {
   for (const std::string& written : {args.output, args.cv_scores})
-    if (Status st = not_an_input(written, args.gold_sets); !written.empty() && !st.ok()) {
+    if (Status st = not_an_input(written, args.gold_sets); !st.ok()) {
       fail("train", st.message(), 1);
       return std::nullopt;
     }

@@ -97,11 +97,9 @@ void print_score(const char* label, const RuleScore& s, const std::vector<TunePa
 }
 
 int run_tune(const TuneArgs& args) {
-  if (!args.write.empty()) {
-    std::vector<std::string> read = args.inputs;
-    read.push_back(args.gold);
-    if (Status st = not_an_input(args.write, read); !st.ok()) return fail("tune", st.message(), 1);
-  }
+  std::vector<std::string> read = args.inputs;
+  read.push_back(args.gold);
+  if (Status st = not_an_input(args.write, read); !st.ok()) return fail("tune", st.message(), 1);
   std::ifstream gold_in(args.gold, std::ios::binary);
   nlohmann::json gold = nlohmann::json::parse(gold_in, nullptr, false);
   if (!gold_in || gold.is_discarded() || !gold.is_object())

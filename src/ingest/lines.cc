@@ -19,14 +19,14 @@ Status for_each_line(GzReader& reader, const std::string& input, const std::func
     Line line;
     line.source = input + ":" + std::to_string(number);
     line.number = number;
+    // A UTF-8 byte order mark (Windows editors write one) is no part of the
+    // first record, and copied into an output it would sit mid-file.
+    if (number == 1 && text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
     if (reader.line_over()) {
       line.status = Status(Code::kLimit, line.source + ": line longer than " + std::to_string(max_line_bytes) + " bytes");
     } else if (trim(text).empty()) {
       continue;
     } else {
-      // A UTF-8 byte order mark (Windows editors write one) is no part of
-      // the first record, and copied into an output it would sit mid-file.
-      if (number == 1 && text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
       line.text = std::move(text);
       text = std::string();
     }
