@@ -591,6 +591,12 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
     for (const std::string& part : t.parts)
       if (site_words.empty() || words_of(part) != site_words) return part;
   }
+  // A page every title of which is the site's name (a site's front page,
+  // "The Verge") is titled by that name: it is what the page calls itself,
+  // and an empty title tells a reader nothing. WCXB dev titles 82.30% ->
+  // 82.43% (the two such pages gained), daniel-dev none such.
+  for (const std::string* t : {&og_title, &title_tag, &ld_headline})
+    if (!words_of(*t).empty()) return *t;
   return {};
 }
 

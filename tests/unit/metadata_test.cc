@@ -237,6 +237,12 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>Quiet streets - Town News</title></head><body><p>x</p>"
        "<title>Another title</title></body></html>",
        nullptr, "Quiet streets"},
+      // A front page whose every title is the site's name is titled by it,
+      // not left without a title.
+      {"<html><head><title>Daily Planet</title><meta property=\"og:site_name\" content=\"Daily Planet\">"
+       "<meta property=\"og:title\" content=\"Daily Planet\"></head><body><h1>Daily Planet</h1>"
+       "<p>Rivers rise again in the north, and the town's bridges close.</p></body></html>",
+       "https://planet.example/", "Daily Planet"},
       // An <h1> that only names the host is the site's.
       {"<html><head><title>example.org Notes</title></head><body><h1>example.org</h1><p>x</p></body></html>",
        "https://example.org/notes", "example.org Notes"},
