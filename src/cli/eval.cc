@@ -37,10 +37,15 @@ nlohmann::ordered_json totals_json(const WcxbTotals& t) {
 // and .gz): a prediction file whose ids name none of the gold's pages (the
 // wrong --gold, ids rewritten on the way) is an error, and those that name
 // no gold page beside others that do are counted, not scored in silence.
-// 0 to go on, else the exit code.
-int check_matched(const std::string& prediction, std::size_t predictions, std::size_t pages, std::size_t missing) {
+// A gold set without a page, or a prediction file without a record (a run
+// that failed, the wrong file), has nothing to score: an error, not a
+// score of zero. 0 to go on, else the exit code.
+int check_matched(const std::string& gold, const std::string& prediction, std::size_t predictions,
+                  std::size_t pages, std::size_t missing) {
+  if (pages == 0) return fail("eval extract", gold + ": the gold set holds no page", 1);
+  if (predictions == 0) return fail("eval extract", prediction + ": holds no record to score", 1);
   const std::size_t matched = pages - missing;
-  if (predictions > 0 && matched == 0)
+  if (matched == 0)
     return fail("eval extract", prediction + ": none of its " + std::to_string(predictions) +
                                     " record ids names a page of the gold set (ids are compared as file names "
                                     "without .html/.htm/.gz)",
@@ -55,7 +60,8 @@ int check_matched(const std::string& prediction, std::size_t predictions, std::s
 int run_eval_wcxb(const EvalExtractArgs& args) {
   Result<WcxbScore> score = evaluate_wcxb(args.gold, args.prediction, args.headline_first_line);
   if (!score.ok()) return fail("eval extract", score.status().message(), 1);
-  if (int code = check_matched(args.prediction, score->predictions, score->all.pages, score->missing); code != 0)
+  if (int code = check_matched(args.gold, args.prediction, score->predictions, score->all.pages, score->missing);
+      code != 0)
     return code;
   const WcxbScore& s = *score;
   if (args.json) {
@@ -138,7 +144,7 @@ int run_eval_wcxb(const EvalExtractArgs& args) {
 int run_eval_snippets(const EvalExtractArgs& args) {
   Result<SnippetScore> score = evaluate_snippets(args.gold, args.prediction);
   if (!score.ok()) return fail("eval extract", score.status().message(), 1);
-  if (int code = check_matched(args.prediction, score->predictions, score->pages, score->missing); code != 0)
+  if (int code = check_matched(args.gold, args.prediction, score->predictions, score->pages, score->missing); code != 0)
     return code;
   const SnippetScore& s = *score;
   if (args.json) {
@@ -184,7 +190,7 @@ int run_eval_extract(const EvalExtractArgs& args) {
   if (is_snippet_gold(args.gold)) return run_eval_snippets(args);
   Result<ExtractScore> score = evaluate_extraction(args.gold, args.prediction);
   if (!score.ok()) return fail("eval extract", score.status().message(), 1);
-  if (int code = check_matched(args.prediction, score->predictions, score->pages, score->missing); code != 0)
+  if (int code = check_matched(args.gold, args.prediction, score->predictions, score->pages, score->missing); code != 0)
     return code;
   const ExtractScore& s = *score;
   if (args.json) {

@@ -464,6 +464,17 @@ TEST(Cli, EvalExtractScoresAPredictionFile) {
   r = run_husk("eval extract --gold " + dir.file("gold.json") + " " + dir.file("pred.jsonl") + " 2>/dev/null");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty()) << r.out;
+  // An empty prediction file (a run that failed) or a gold set without a
+  // page has nothing to score: an error naming the file, not zeros.
+  write_file(dir.file("pred.jsonl"), "");
+  r = run_husk("eval extract --gold " + dir.file("gold.json") + " " + dir.file("pred.jsonl") + " 2>&1");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "husk eval extract: " + dir.file("pred.jsonl") + ": holds no record to score\n");
+  write_file(dir.file("pred.jsonl"), "{\"id\":\"a.html\",\"text\":\"one two three four five\"}\n");
+  write_file(dir.file("empty-gold.json"), "{}");
+  r = run_husk("eval extract --gold " + dir.file("empty-gold.json") + " " + dir.file("pred.jsonl") + " 2>&1");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "husk eval extract: " + dir.file("empty-gold.json") + ": the gold set holds no page\n");
 }
 
 TEST(Cli, LanguagesKeepsOnlyThePagesInThoseLanguages) {
