@@ -102,8 +102,11 @@ Status apply_families(const toml::table& table, const std::string& source, std::
 // so that extraction never meets one.
 Status apply_furniture(const toml::table& table, const std::string& source, std::string_view section,
                        std::vector<std::string> FurnitureClass::*field, std::vector<FurnitureClass>& classes) {
-  for (const auto& [name, node] : table) {
-    const std::string where = std::string(section) + "." + std::string(name.str());
+  for (const auto& [key, node] : table) {
+    // Clang 14 (make fuzz) cannot capture a structured binding in a
+    // lambda, which C++20 allows: the lambda below reads a named copy.
+    const std::string name(key.str());
+    const std::string where = std::string(section) + "." + name;
     std::vector<std::string> patterns;
     const toml::array* array = node.as_array();
     if (array == nullptr)
@@ -131,9 +134,9 @@ Status apply_furniture(const toml::table& table, const std::string& source, std:
     }
     // A class's list given again replaces the built-in one; its other list stays.
     auto at =
-        std::find_if(classes.begin(), classes.end(), [&](const FurnitureClass& c) { return c.name == name.str(); });
+        std::find_if(classes.begin(), classes.end(), [&](const FurnitureClass& c) { return c.name == name; });
     if (at == classes.end()) {
-      classes.push_back(FurnitureClass{std::string(name.str()), {}, {}});
+      classes.push_back(FurnitureClass{name, {}, {}});
       at = classes.end() - 1;
     }
     (*at).*field = std::move(patterns);
