@@ -243,6 +243,15 @@ TEST(Metadata, HeadlineNotSiteName) {
        "<meta property=\"og:title\" content=\"Daily Planet\"></head><body><h1>Daily Planet</h1>"
        "<p>Rivers rise again in the north, and the town's bridges close.</p></body></html>",
        "https://planet.example/", "Daily Planet"},
+      // Where no heading names the story, a title that parts the site off
+      // with a spaced bar is read by its bars: a dash inside a part is the
+      // headline's own; a domain and a dash before the story are the site's.
+      {"<html><head><title>Grypa – co musisz o niej wiedzieć | Zdrowiutko.info - żyj zdrowo bez chorób!</title>"
+       "</head><body><p>Grypa to choroba zakaźna.</p></body></html>",
+       "http://www.zdrowiutko.info/grypa", "Grypa – co musisz o niej wiedzieć"},
+      {"<html><head><title>Sound Stage | SoundStage.com - The Five Best Noise-Canceling Headphones</title>"
+       "</head><body><p>We tried forty pairs.</p></body></html>",
+       "https://www.soundstage.com/features/", "The Five Best Noise-Canceling Headphones"},
       // An <h1> that only names the host is the site's.
       {"<html><head><title>example.org Notes</title></head><body><h1>example.org</h1><p>x</p></body></html>",
        "https://example.org/notes", "example.org Notes"},
