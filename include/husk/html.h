@@ -194,6 +194,7 @@ enum ElementFlag : uint32_t {
   kElemDescription = 1u << 3,  // itemprop="description"
   kElemAriaHidden = 1u << 4,   // aria-hidden="true" (drawn, but not read to screen readers)
   kElemStructured = 1u << 5,   // not in the markup: text of the page's JSON-LD (html/structured.h)
+  kElemDialog = 1u << 6,       // role="dialog"/"alertdialog" or aria-modal="true": a cookie notice, a picker
 };
 
 // A block-level element of the page.

@@ -107,7 +107,7 @@ bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <
 bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
 // The attributes some husk stage reads: class and id hints, links, hidden
-// content, ARIA roles and labels, microdata and meta properties, dates,
+// content, ARIA roles, labels and modal dialogs, microdata and meta properties, dates,
 // table spans, list numbering, languages and formulas' alternative text. Everything else (data-*,
 // srcset, image sources, event handlers, inline sizes) only costs parsing
 // time. With ParseOptions::keep_urls, image sources and alt texts are read
@@ -115,7 +115,7 @@ bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '
 bool is_read_attribute(std::string_view name, bool keep_urls) {
   if (keep_urls && (iequals(name, "src") || iequals(name, "alt") || iequals(name, "data-src"))) return true;
   static constexpr std::string_view kRead[] = {
-      "class", "id", "href", "style", "hidden", "aria-hidden", "aria-label", "role",
+      "class", "id", "href", "style", "hidden", "aria-hidden", "aria-label", "aria-modal", "role",
       "itemprop", "itemscope", "itemtype", "lang", "property", "name", "content", "http-equiv", "charset", "rel",
       "datetime", "colspan", "rowspan", "scope", "start", "reversed", "type", "alttext"};
   for (std::string_view read : kRead)

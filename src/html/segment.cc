@@ -170,6 +170,17 @@ bool is_hidden(const GumboElement& el) {
   return style_hides(attr(el, "style"));
 }
 
+// A dialog: an element whose ARIA role is dialog or alertdialog, or that
+// is aria-modal (WAI-ARIA 1.2, "dialog"). Its heading names the dialog (a
+// cookie notice's "Your choice regarding cookies on this site", a picker's
+// title), never the page.
+bool is_dialog(const GumboElement& el) {
+  if (const char* role = attr(el, "role"); role != nullptr && (iequals(role, "dialog") || iequals(role, "alertdialog")))
+    return true;
+  const char* modal = attr(el, "aria-modal");
+  return modal != nullptr && iequals(modal, "true");
+}
+
 uint32_t element_flags(const GumboElement& el) {
   uint32_t flags = 0;
   if (const char* ip = attr(el, "itemprop")) {
@@ -178,6 +189,7 @@ uint32_t element_flags(const GumboElement& el) {
     if (v == "description") flags |= kElemDescription;
   }
   if (const char* aria = attr(el, "aria-hidden"); aria != nullptr && iequals(aria, "true")) flags |= kElemAriaHidden;
+  if (is_dialog(el)) flags |= kElemDialog;
   if (const char* role = attr(el, "role")) {
     std::string v = ascii_lower(role);
     if (v == "main") flags |= kElemMainRole;
@@ -351,6 +363,14 @@ bool is_math_annotation(const GumboElement& el) {
   GumboStringPiece name = el.original_tag;
   gumbo_tag_from_original_text(&name);
   return iequals(std::string_view(name.data, name.length), "annotation");
+}
+
+// Whether a node lies inside a dialog (is_dialog): its heading is the
+// dialog's, never the page's.
+bool in_dialog(const GumboNode* node) {
+  for (const GumboNode* n = node->parent; n != nullptr && n->type == GUMBO_NODE_ELEMENT; n = n->parent)
+    if (is_dialog(n->v.element)) return true;
+  return false;
 }
 
 // A MathML formula as the text a reader sees: the text of its tokens (mi,
@@ -735,9 +755,12 @@ class Segmenter {
       // The block model compares blocks with the <h1> as the blocks read
       // it (is_title); the metadata reads the headline without its marks.
       if (out_.first_h1.empty()) out_.first_h1 = subtree_text(node);
-      std::string text = heading_text(node);
-      if (f.logos.size() < kMaxFacts && root_link_only(node)) f.logos.push_back(text);
-      if (f.h1s.size() < kMaxFacts) f.h1s.push_back(std::move(text));
+      // A dialog's heading is no headline the metadata may choose.
+      if (!in_dialog(node)) {
+        std::string text = heading_text(node);
+        if (f.logos.size() < kMaxFacts && root_link_only(node)) f.logos.push_back(text);
+        if (f.h1s.size() < kMaxFacts) f.h1s.push_back(std::move(text));
+      }
     }
     const char *itemprop = nullptr, *content = nullptr, *datetime = nullptr, *rel = nullptr;
     bool author_hint = false;

@@ -252,6 +252,18 @@ TEST(Metadata, HeadlineNotSiteName) {
       {"<html><head><title>Sound Stage | SoundStage.com - The Five Best Noise-Canceling Headphones</title>"
        "</head><body><p>We tried forty pairs.</p></body></html>",
        "https://www.soundstage.com/features/", "The Five Best Noise-Canceling Headphones"},
+      // A dialog's heading (a cookie notice) is never the page's.
+      {"<html><head><title>Daily Planet</title><meta property=\"og:site_name\" content=\"Daily Planet\"></head>"
+       "<body><div role=\"dialog\" aria-labelledby=\"c\"><h1 id=\"c\">Your choice regarding cookies on this site</h1>"
+       "<p>We use cookies to give you the best possible experience of this site.</p></div>"
+       "<h1>Rivers rise again in the north</h1><p>The rivers of the north rose again this week, and the town "
+       "closed its two bridges for the second time this winter.</p></body></html>",
+       "https://planet.example/2012/rivers", "Rivers rise again in the north"},
+      {"<html><head><title>Daily Planet</title><meta property=\"og:site_name\" content=\"Daily Planet\"></head>"
+       "<body><div aria-modal=\"true\"><h1>Choose your region</h1></div>"
+       "<h1>Rivers rise again in the north</h1><p>The rivers of the north rose again this week, and the town "
+       "closed its two bridges for the second time this winter.</p></body></html>",
+       "https://planet.example/2012/rivers", "Rivers rise again in the north"},
       // An <h1> that only names the host is the site's.
       {"<html><head><title>example.org Notes</title></head><body><h1>example.org</h1><p>x</p></body></html>",
        "https://example.org/notes", "example.org Notes"},
