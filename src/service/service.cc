@@ -26,14 +26,11 @@ ServiceResponse error_response(int status, const std::string& message) {
   return ServiceResponse{status, "application/json", error_json(message)};
 }
 
-// Refuses what is not a page: NUL bytes in the first 4 KiB are binary.
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
 // "/v1/pages/ID" -> "ID". The path arrives percent-decoded (the HTTP
 // layer decodes it), so every id a page was stored under, a batch line's
 // "doc-1" or "a/b" included, is addressed by its percent-encoding.
 std::optional<std::string> id_after(std::string_view path, std::string_view prefix) {
-  if (!starts_with(path, prefix) || path.size() == prefix.size()) return std::nullopt;
+  if (!path.starts_with(prefix) || path.size() == prefix.size()) return std::nullopt;
   return std::string(path.substr(prefix.size()));
 }
 
