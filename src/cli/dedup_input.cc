@@ -64,6 +64,22 @@ Status number_field(const nlohmann::json& j, const char* name, const Line& line,
   return Status();
 }
 
+}  // namespace
+
+Status read_record_fields(const nlohmann::json& j, const Line& line, DedupPage& page) {
+  page.id = line.source;
+  for (Status st : {string_field(j, "id", line, page.id), string_field(j, "url", line, page.url),
+                    string_field(j, "title", line, page.title), number_field(j, "rank", line, page.rank),
+                    number_field(j, "boilerplate", line, page.boilerplate),
+                    string_field(j, "language", line, page.language)})
+    if (!st.ok()) return st;
+  if (j.contains("sig") || j.contains("error")) return Status();
+  std::string text;
+  return string_field(j, "text", line, text);
+}
+
+namespace {
+
 // With `keep_text`, a signed record's text is kept too (for the report).
 Loaded from_record(const Line& line, bool keep_text = false) {
   Loaded l;
@@ -73,15 +89,10 @@ Loaded from_record(const Line& line, bool keep_text = false) {
     return l;
   }
   const nlohmann::json& j = *parsed;
-  l.page.id = line.source;
-  for (Status st : {string_field(j, "id", line, l.page.id), string_field(j, "url", line, l.page.url),
-                    string_field(j, "title", line, l.page.title), number_field(j, "rank", line, l.page.rank),
-                    number_field(j, "boilerplate", line, l.page.boilerplate),
-                    string_field(j, "language", line, l.page.language)})
-    if (!st.ok()) {
-      l.error = st;
-      return l;
-    }
+  if (Status st = read_record_fields(j, line, l.page); !st.ok()) {
+    l.error = st;
+    return l;
+  }
   if (j.contains("sig")) {
     if (j["sig"].is_null()) return l;
     Result<Signatures> sig = signatures_from_json(j["sig"]);
@@ -97,10 +108,7 @@ Loaded from_record(const Line& line, bool keep_text = false) {
     return l;
   }
   if (j.contains("error")) return l;
-  if (Status st = string_field(j, "text", line, l.text); !st.ok()) {
-    l.error = st;
-    return l;
-  }
+  (void)string_field(j, "text", line, l.text);  // read_record_fields checked its type
   l.usable = j.contains("text");
   return l;
 }

@@ -17,8 +17,18 @@
 #include "husk/dedup.h"
 #include "husk/sign.h"
 #include "husk/status.h"
+#include "ingest/lines.h"
 
 namespace husk::cli {
+
+// The fields of a record that husk dedup reads, into `page`: the id (the
+// line's source when missing), url, title and language as strings, rank
+// and boilerplate as numbers, and, in a record without "sig" or "error",
+// the text as a string; each may be missing or null. A field of another
+// type is the record's error, naming its line and the field. husk sign
+// checks its input with it, so that the records it signs are the records
+// dedup reads.
+Status read_record_fields(const nlohmann::json& j, const Line& line, DedupPage& page);
 
 // Per-host frame lines (husk/dedup.h, HostLines): the lines of a record's
 // text that recur in many documents of its URL's host are left out before

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "record/signature_file.h"
 #include "cli/common.h"
+#include "cli/dedup_input.h"
 #include "cli/progress.h"
 #include "husk/processor.h"
 
@@ -125,15 +126,32 @@ int run_sign(const SignArgs& args) {
     append_signature_record(out, page);
     return out;
   };
+  // What one line gives: its output, and why the record is malformed
+  // (named on stderr as husk dedup names it; in JSONL output the record
+  // also carries it as its "error").
+  struct Signed {
+    std::string out;
+    std::string malformed;
+  };
   Progress progress("sign");
-  std::size_t done = 0, bad = 0, bytes = 0;
-  std::vector<Status> errors = over_lines<std::string>(
+  std::size_t done = 0, bad = 0, malformed_records = 0, bytes = 0;
+  std::vector<Status> errors = over_lines<Signed>(
       args.inputs, args.jobs,
-      [&](const Line& line) -> std::string {
-        if (!line.status.ok()) return binary ? std::string() : error_record(line, line.status.to_string());
+      [&](const Line& line) -> Signed {
+        if (!line.status.ok()) return {binary ? std::string() : error_record(line, line.status.to_string()), ""};
         Record r = parse_record(line.text);
-        if (r.json.is_discarded() || !r.json.is_object())
-          return binary ? std::string() : error_record(line, "corrupt: line is not a JSON object");
+        if (r.json.is_discarded() || !r.json.is_object()) {
+          const std::string error = "corrupt: line is not a JSON object";
+          return {binary ? std::string() : error_record(line, error), line.source + ": " + error};
+        }
+        // A field of the wrong type ("text": 5) makes the record an error
+        // record: husk dedup calls it malformed.
+        DedupPage fields;
+        const Status malformed = read_record_fields(r.json, line, fields);
+        if (!malformed.ok()) {
+          if (binary) return {std::string(), malformed.message()};
+          r.signable = false;
+        }
         std::string sig = "null";
         // The language dedup compares the record under: its own tag, else
         // with --identify-languages the one its text reads as (dedup's
@@ -147,28 +165,35 @@ int run_sign(const SignArgs& args) {
           // Records without a signature are left out of the binary file
           // (dedup leaves them out anyway); they are counted below.
           if (binary)
-            return s.terms > 0 ? binary_record(line, r.json, std::move(s), given.empty() ? identified : given)
-                               : std::string();
+            return {s.terms > 0 ? binary_record(line, r.json, std::move(s), given.empty() ? identified : given)
+                                : std::string(),
+                    ""};
           if (s.terms > 0) sig = signatures_json(s);
         }
-        if (binary) return std::string();
+        if (binary) return {};
         // The record stays as it came; "sig" is appended (or replaced).
         std::string record = line.text;
-        if (r.json.contains("sig") || (!identified.empty() && tag != r.json.end())) {
+        if (r.json.contains("sig") || (!identified.empty() && tag != r.json.end()) || !malformed.ok()) {
           r.json.erase("sig");
           if (!identified.empty()) r.json.erase("language");
+          if (!malformed.ok()) r.json.erase("error");
           record = r.json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         }
         while (!record.empty() && record.back() != '}') record.pop_back();
         record.pop_back();
         bool empty_object = record.find_first_not_of(" \t{") == std::string::npos;
         std::string added = identified.empty() ? std::string() : "\"language\":" + nlohmann::json(identified).dump() + ",";
-        return record + (empty_object ? "" : ",") + added + "\"sig\":" + sig + "}\n";
+        if (!malformed.ok()) added += "\"error\":" + nlohmann::json(malformed.message()).dump() + ",";
+        return {record + (empty_object ? "" : ",") + added + "\"sig\":" + sig + "}\n", malformed.message()};
       },
-      [&](const Line& line, std::string& result) {
-        output.out() << result;
+      [&](const Line& line, Signed& result) {
+        output.out() << result.out;
         ++done;
-        if (binary ? result.empty() : result.find("\"sig\":null}") != std::string::npos) ++bad;
+        if (binary ? result.out.empty() : result.out.ends_with("\"sig\":null}\n")) ++bad;
+        if (!result.malformed.empty()) {
+          ++malformed_records;
+          std::cerr << "husk sign: " << result.malformed << "\n";
+        }
         bytes += line.text.size();
         progress.update(done, bad, bytes);
       });
@@ -177,6 +202,8 @@ int run_sign(const SignArgs& args) {
   if (bad > 0)
     std::cerr << "husk sign: " << bad << " of " << done
               << " record(s) without a signature (an error record, no \"text\" string, or no terms in it)\n";
+  if (malformed_records > 0)
+    std::cerr << "husk sign: " << malformed_records << " malformed record(s), named above, given no signature\n";
   for (const Status& st : errors) fail("sign", st.message(), 1);
   if (!output.out()) return fail("sign", "write failed", 1);
   return done == 0 && !errors.empty() ? 1 : 0;
