@@ -42,12 +42,19 @@ struct Record {
   nlohmann::json json;
   std::string text;
   bool signable = false;
+  Status error;
 };
 
-Record parse_record(const std::string& line) {
+// A line that is no JSON object, or nests too deep to be written back
+// (json_object), is `error`.
+Record parse_record(const Line& line) {
   Record r;
-  r.json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (r.json.is_discarded() || !r.json.is_object()) return r;
+  Result<nlohmann::json> parsed = json_object(line);
+  if (!parsed.ok()) {
+    r.error = parsed.status();
+    return r;
+  }
+  r.json = std::move(*parsed);
   auto text = r.json.find("text");
   if (text == r.json.end() || !text->is_string() || r.json.contains("error")) return r;
   r.text = text->get<std::string>();
@@ -139,11 +146,8 @@ int run_sign(const SignArgs& args) {
       args.inputs, args.jobs,
       [&](const Line& line) -> Signed {
         if (!line.status.ok()) return {binary ? std::string() : error_record(line, line.status.to_string()), ""};
-        Record r = parse_record(line.text);
-        if (r.json.is_discarded() || !r.json.is_object()) {
-          const std::string error = "corrupt: line is not a JSON object";
-          return {binary ? std::string() : error_record(line, error), line.source + ": " + error};
-        }
+        Record r = parse_record(line);
+        if (!r.error.ok()) return {binary ? std::string() : error_record(line, r.error.message()), r.error.message()};
         // A field of the wrong type ("text": 5) makes the record an error
         // record: husk dedup calls it malformed.
         DedupPage fields;
@@ -221,7 +225,7 @@ int run_idf_build(const IdfArgs& args) {
   std::vector<Status> errors = over_lines<std::vector<std::string>>(
       args.inputs, args.jobs,
       [&](const Line& line) {
-        Record r = line.status.ok() ? parse_record(line.text) : Record{};
+        Record r = parse_record(line);
         return r.signable ? husk::normalize(r.text, normalize).terms : std::vector<std::string>();
       },
       [&](const Line& line, std::vector<std::string>& terms) {

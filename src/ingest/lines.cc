@@ -1,5 +1,9 @@
 #include "ingest/lines.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "base/text_util.h"
 
 namespace husk {
@@ -35,10 +39,25 @@ Status for_each_line(GzReader& reader, const std::string& input, const std::func
   return reader.status();
 }
 
+std::size_t json_depth(const nlohmann::json& root) {
+  std::size_t deepest = 0;
+  std::vector<std::pair<const nlohmann::json*, std::size_t>> stack{{&root, 1}};
+  while (!stack.empty()) {
+    auto [j, depth] = stack.back();
+    stack.pop_back();
+    deepest = std::max(deepest, depth);
+    if (j->is_structured())
+      for (const nlohmann::json& child : *j) stack.emplace_back(&child, depth + 1);
+  }
+  return deepest;
+}
+
 Result<nlohmann::json> json_object(const Line& line) {
   if (!line.status.ok()) return line.status;
   nlohmann::json j = nlohmann::json::parse(line.text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return Status(Code::kCorrupt, line.source + ": not a JSON object");
+  if (json_depth(j) > kMaxJsonDepth)
+    return Status(Code::kCorrupt, line.source + ": nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   return j;
 }
 

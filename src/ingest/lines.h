@@ -33,7 +33,18 @@ Status for_each_line(const std::string& input, const std::function<bool(Line&&)>
 Status for_each_line(GzReader& reader, const std::string& name, const std::function<bool(Line&&)>& sink,
                      std::size_t max_line_bytes = kMaxLineBytes);
 
-// A line parsed as a JSON object; an error names "file:line".
+// How deep a record's values may nest. Writing a JSON value back out
+// (nlohmann::json::dump) recurses once per level: a line of 200,000 nested
+// arrays, 400 KB, parses but overflows the stack when written. A record
+// husk writes nests 3 levels; 64 leaves room for anyone's extra fields.
+constexpr std::size_t kMaxJsonDepth = 64;
+
+// The nesting depth of a JSON value (a scalar is 1, [[1]] is 3), walked
+// without recursion.
+std::size_t json_depth(const nlohmann::json& root);
+
+// A line parsed as a JSON object nested at most kMaxJsonDepth levels; an
+// error names "file:line".
 Result<nlohmann::json> json_object(const Line& line);
 
 // Every line of `path` as a JSON object; the first bad line, or a non-ok

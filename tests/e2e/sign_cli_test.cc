@@ -69,17 +69,27 @@ TEST(SignCli, AddsSigAndKeepsTheRecord) {
   EXPECT_EQ(bom.substr(0, 7), "{\"id\":\"") << bom.substr(0, 20);
 }
 
-// A record husk dedup would call malformed (a field of the wrong type) is
-// no signed record: in JSONL it carries the same error, in the binary file
-// it is left out, and either way stderr names its line and field.
+// A record husk dedup would call malformed (a field of the wrong type, or
+// values nested deeper than kMaxJsonDepth) is no signed record: in JSONL it
+// carries the same error, in the binary file it is left out, and either
+// way stderr names its line and field.
 TEST(SignCli, MalformedRecordsAreTheOnesDedupRejects) {
   TempDir dir;
+  // 100,000 nested arrays beside a "sig" to replace: writing the record
+  // back out recursed once per level and overflowed the stack.
+  const std::string deep = R"({"id":"deep","text":"Some words to sign here.","sig":null,"extra":)" +
+                           std::string(100000, '[') + std::string(100000, ']') + "}\n";
   write_file(dir.file("in.jsonl"), records(1) + R"({"id":"number","text":5})" "\n" +
-                                       R"({"id":"u","url":3,"text":"A text long enough to be signed by husk."})" "\n");
+                                       R"({"id":"u","url":3,"text":"A text long enough to be signed by husk."})" "\n" +
+                                       deep);
   test::CommandResult r = run_husk("sign " + dir.file("in.jsonl") + " 2>" + dir.file("err"));
   EXPECT_EQ(r.exit_code, 0);
   std::vector<std::string> lines = test::lines(r.out);
-  ASSERT_EQ(lines.size(), 5u) << r.out;
+  ASSERT_EQ(lines.size(), 6u) << r.out;
+  auto nested = nlohmann::json::parse(lines[5]);
+  EXPECT_TRUE(nested["sig"].is_null());
+  EXPECT_NE(nested["error"].get<std::string>().find("in.jsonl:6: nested deeper than 64 levels"), std::string::npos)
+      << lines[5];
   auto number = nlohmann::json::parse(lines[3]);
   EXPECT_EQ(number["id"], "number");
   EXPECT_EQ(number["text"], 5);
@@ -90,20 +100,24 @@ TEST(SignCli, MalformedRecordsAreTheOnesDedupRejects) {
   EXPECT_NE(url["error"].get<std::string>().find("\"url\" must be a string"), std::string::npos) << lines[4];
   const std::string err = test::read_file(dir.file("err"));
   EXPECT_NE(err.find("in.jsonl:4: \"text\" must be a string"), std::string::npos) << err;
-  EXPECT_NE(err.find("2 malformed record(s)"), std::string::npos) << err;
+  EXPECT_NE(err.find("3 malformed record(s)"), std::string::npos) << err;
   // husk dedup, given the signed output, leaves both out: the text that is
   // no string is an error record now, the url is still no string.
   write_file(dir.file("signed.jsonl"), r.out);
   const std::string dedup = run_husk("dedup " + dir.file("signed.jsonl") + " 2>&1 >/dev/null").out;
   EXPECT_NE(dedup.find("signed.jsonl:5: \"url\" must be a string"), std::string::npos) << dedup;
-  EXPECT_NE(dedup.find("2 pages without text or signatures left out"), std::string::npos) << dedup;
+  EXPECT_NE(dedup.find("3 pages without text or signatures left out"), std::string::npos) << dedup;
   // The binary file holds the one signed record and names the same two.
   test::CommandResult binary =
       run_husk("sign --format binary -o " + dir.file("in.sig") + " " + dir.file("in.jsonl") + " 2>&1");
   EXPECT_EQ(binary.exit_code, 0);
   EXPECT_NE(binary.out.find("in.jsonl:5: \"url\" must be a string"), std::string::npos) << binary.out;
+  EXPECT_NE(binary.out.find("in.jsonl:6: nested deeper"), std::string::npos) << binary.out;
   const std::string listed = run_husk("dedup " + dir.file("in.sig") + " 2>&1 >/dev/null").out;
   EXPECT_NE(listed.find("read 2 pages"), std::string::npos) << listed;
+  // husk dedup reads the same line as malformed.
+  const std::string direct = run_husk("dedup " + dir.file("in.jsonl") + " 2>&1 >/dev/null").out;
+  EXPECT_NE(direct.find("in.jsonl:6: nested deeper than 64 levels"), std::string::npos) << direct;
 }
 
 TEST(SignCli, SignerSubsetAndUsageErrors) {

@@ -1,5 +1,6 @@
 #include "husk/ingest.h"
 #include "unit/test_util.h"
+#include "ingest/lines.h"
 #include "ingest/warc.h"
 
 namespace husk {
@@ -189,6 +190,32 @@ TEST(Ingest, JsonlLinesWithBadLinesReported) {
   EXPECT_EQ(pages[2].id, "mine");
   EXPECT_EQ(pages[2].bytes, "<p>b \xc3\xa9</p>");
   EXPECT_NE(pages[3].status.to_string().find("html"), std::string::npos);
+}
+
+// json_depth walks without recursion; its twin recurses.
+std::size_t depth_recursive(const nlohmann::json& j) {
+  std::size_t below = 0;
+  if (j.is_structured())
+    for (const nlohmann::json& child : j) below = std::max(below, depth_recursive(child));
+  return below + 1;
+}
+
+TEST(JsonLines, DepthMatchesARecursiveWalkAndBoundsRecords) {
+  for (const char* text : {"1", "[]", "{}", "[[1]]", R"({"a":[1,{"b":[[]]}],"c":2})", R"([{"x":{}},[[[[3]]]],4])",
+                           R"({"sig":{"minhash":["00","01"]},"text":"t"})"}) {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    EXPECT_EQ(json_depth(j), depth_recursive(j)) << text;
+  }
+  EXPECT_EQ(json_depth(nlohmann::json::parse("[[1]]")), 3u);
+  auto line = [](const std::string& text) { return Line{"f.jsonl:7", 7, text, Status()}; };
+  auto nested = [](std::size_t levels) {  // an object holding arrays: `levels` deep in all
+    return "{\"a\":" + std::string(levels - 1, '[') + std::string(levels - 1, ']') + "}";
+  };
+  EXPECT_TRUE(json_object(line(nested(kMaxJsonDepth))).ok());
+  Result<nlohmann::json> deep = json_object(line(nested(kMaxJsonDepth + 1)));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.status().message(), "f.jsonl:7: nested deeper than 64 levels");
+  EXPECT_FALSE(json_object(line(nested(200000))).ok());
 }
 
 }  // namespace
