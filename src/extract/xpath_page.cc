@@ -7,16 +7,31 @@
 
 namespace husk {
 
+namespace {
+
+// An XPath as an error message quotes it: its first 120 bytes, cut at a
+// UTF-8 character's start, and how long it is past them (a generated rule
+// of 200,000 brackets is named, not printed).
+std::string quoted(const std::string& xpath) {
+  constexpr std::size_t kShown = 120;
+  if (xpath.size() <= kShown) return "\"" + xpath + "\"";
+  std::size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(xpath[cut]) & 0xC0) == 0x80) --cut;
+  return "\"" + xpath.substr(0, cut) + "...\" (" + std::to_string(xpath.size()) + " bytes)";
+}
+
+}  // namespace
+
 Result<pugi::xpath_query> compile_xpath(const std::string& xpath) {
   // pugixml reports a bad XPath by exception; it stops here.
   try {
     pugi::xpath_query query(xpath.c_str());
     // Rules select nodes; "count(//p)" would throw when evaluated as a node set.
     if (query.return_type() != pugi::xpath_type_node_set)
-      return Status(Code::kInvalidArgument, "XPath \"" + xpath + "\" selects no nodes (it is a number, string or boolean)");
+      return Status(Code::kInvalidArgument, "XPath " + quoted(xpath) + " selects no nodes (it is a number, string or boolean)");
     return query;
   } catch (const pugi::xpath_exception& e) {
-    return Status(Code::kInvalidArgument, "bad XPath \"" + xpath + "\": " + e.result().description() + " at offset " +
+    return Status(Code::kInvalidArgument, "bad XPath " + quoted(xpath) + ": " + e.result().description() + " at offset " +
                                               std::to_string(e.result().offset));
   }
 }

@@ -71,6 +71,15 @@ TEST(Xpath, BadRulesNameFileLineAndOffset) {
   auto regex = SiteRules::parse("[[rule]]\nmatch = \"(\"\ninclude = [\"//p\"]\n", "r.toml");
   ASSERT_FALSE(regex.ok());
   EXPECT_NE(regex.status().message().find("r.toml:2"), std::string::npos);
+  // A rule nested past pugixml's depth limit is refused with its start and
+  // length, not echoed whole.
+  const std::string deep = std::string(100000, '(') + "//p" + std::string(100000, ')');
+  auto nested = SiteRules::parse("[[rule]]\nhost = \"a\"\ninclude = [\"" + deep + "\"]\n", "r.toml");
+  ASSERT_FALSE(nested.ok());
+  const std::string said = nested.status().message();
+  EXPECT_LT(said.size(), 400u) << said.substr(0, 400);
+  EXPECT_NE(said.find("r.toml:3: bad XPath \"((((("), std::string::npos) << said.substr(0, 400);
+  EXPECT_NE(said.find("...\" (200003 bytes)"), std::string::npos) << said.substr(0, 400);
 }
 
 TEST(Xpath, HostsOfUrls) {
