@@ -211,11 +211,26 @@ std::string normalize_text(const std::string& text) {
   return out;
 }
 
-// A record's string field, when present (None counts as absent).
-std::string field(const py::dict& d, const char* key) {
+// A record's string field, when present (None counts as absent); `where`
+// names the record in the error ("records[3]"), as the CLI names a line.
+std::string field(const py::dict& d, const char* key, const std::string& where) {
   if (!d.contains(key) || d[key].is_none()) return {};
-  if (!py::isinstance<py::str>(d[key])) throw py::type_error(std::string("\"") + key + "\" must be a string");
+  if (!py::isinstance<py::str>(d[key])) throw py::type_error(where + ": \"" + key + "\" must be a string");
   return d[key].cast<std::string>();
+}
+
+// A record's number field, when present (None counts as absent).
+double number_field(const py::dict& d, const char* key, const std::string& where, double absent) {
+  if (!d.contains(key) || d[key].is_none()) return absent;
+  if (!py::isinstance<py::int_>(d[key]) && !py::isinstance<py::float_>(d[key]))
+    throw py::type_error(where + ": \"" + key + "\" must be a number");
+  return d[key].cast<double>();
+}
+
+// The i-th item of a list of records, which must be a dict.
+py::dict record_at(const py::handle& h, const std::string& where) {
+  if (!py::isinstance<py::dict>(h)) throw py::type_error(where + ": expected a dict");
+  return h.cast<py::dict>();
 }
 
 // husk dedup over records: dicts with an id and a text (or a "sig" from
@@ -232,20 +247,22 @@ py::list dedup(const py::list& records, const std::string& method, const py::obj
   std::vector<std::string> texts;
   std::vector<std::size_t> to_sign;
   std::unordered_set<std::string> ids;
+  std::size_t position = 0;
   for (const py::handle& h : records) {
-    py::dict d = h.cast<py::dict>();
+    const std::string where = "records[" + std::to_string(position++) + "]";
+    py::dict d = record_at(h, where);
     DedupPage page;
-    page.id = field(d, "id");
+    page.id = field(d, "id", where);
     // The records are in memory here, so every engine gets the in-memory
     // search's rule: an id names one page.
     if (!ids.insert(page.id).second)
       raise(Status(Code::kInvalidArgument, "the id \"" + page.id + "\" is given twice: every page needs an id of its own"));
-    page.url = field(d, "url");
-    page.title = field(d, "title");
-    page.language = field(d, "language");
-    if (d.contains("rank") && !d["rank"].is_none()) page.rank = d["rank"].cast<double>();
-    if (d.contains("boilerplate") && !d["boilerplate"].is_none()) page.boilerplate = d["boilerplate"].cast<double>();
-    std::string text = field(d, "text");
+    page.url = field(d, "url", where);
+    page.title = field(d, "title", where);
+    page.language = field(d, "language", where);
+    page.rank = number_field(d, "rank", where, page.rank);
+    page.boilerplate = number_field(d, "boilerplate", where, page.boilerplate);
+    std::string text = field(d, "text", where);
     // husk dedup --identify-languages' stage, before any engine.
     if (identify_languages) page.language = page_language(page.language, text);
     if (d.contains("sig") && !d["sig"].is_none()) {
@@ -371,17 +388,21 @@ class PyIndex {
   // verdict per page in order, {"error": ...} for a page the index refuses.
   py::list add_many(const py::iterable& items) {
     std::vector<PageResult> pages;
+    std::size_t position = 0;
     for (const py::handle& item : items) {
+      const std::string where = "pages[" + std::to_string(position++) + "]";
       if (py::isinstance<py::dict>(item)) {
         py::dict d = item.cast<py::dict>();
-        if (!d.contains("id")) throw py::value_error("each page needs an \"id\"");
+        if (!d.contains("id")) throw py::value_error(where + ": each page needs an \"id\"");
         const py::object body = d.contains("sig") && !d["sig"].is_none() ? py::object(d["sig"])
                                 : d.contains("text")                      ? py::object(d["text"])
                                                                           : py::object(py::str(""));
-        pages.push_back(page_of(field(d, "id"), body, field(d, "url")));
+        pages.push_back(page_of(field(d, "id", where), body, field(d, "url", where)));
       } else {
+        if (!py::isinstance<py::tuple>(item))
+          throw py::type_error(where + ": expected a dict or an (id, text_or_signatures[, url]) tuple");
         py::tuple t = item.cast<py::tuple>();
-        if (t.size() < 2 || t.size() > 3) throw py::value_error("expected (id, text_or_signatures[, url])");
+        if (t.size() < 2 || t.size() > 3) throw py::value_error(where + ": expected (id, text_or_signatures[, url])");
         pages.push_back(page_of(t[0].cast<std::string>(), t[1], t.size() == 3 ? t[2].cast<std::string>() : ""));
       }
     }

@@ -311,6 +311,21 @@ def test_dedup_refuses_two_records_with_one_id():
         husk.dedup([{"id": "a", "text": text}, {"id": "a", "text": text + " today"}])
 
 
+def test_dedup_and_the_index_name_the_record_a_bad_field_is_in():
+    text = "the council voted on tuesday to turn the old harbour warehouses into a public library for the town"
+    with pytest.raises(TypeError, match=r'records\[1\]: "text" must be a string'):
+        husk.dedup([{"id": "a", "text": text}, {"id": "b", "text": 5}])
+    with pytest.raises(TypeError, match=r'records\[0\]: "rank" must be a number'):
+        husk.dedup([{"id": "a", "text": text, "rank": "high"}])
+    with pytest.raises(TypeError, match=r"records\[1\]: expected a dict"):
+        husk.dedup([{"id": "a", "text": text}, "b"])
+    index = husk.DedupIndex()
+    with pytest.raises(TypeError, match=r'pages\[1\]: "url" must be a string'):
+        index.add_many([("a", text), {"id": "b", "text": text, "url": 7}])
+    with pytest.raises(TypeError, match=r"pages\[0\]: expected a dict or an \(id"):
+        index.add_many(["a"])
+
+
 def test_threads_share_one_processor():
     processor = husk.Processor(extractor="fulltext")
     results = {}
