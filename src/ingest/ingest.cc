@@ -195,7 +195,7 @@ Result<RawPage> page_from_json(std::string_view json_text) {
   for (auto [field, target] : {std::pair<const char*, std::string*>{"id", &page.id}, {"url", &page.url}}) {
     auto it = j.find(field);
     if (it == j.end() || it->is_null()) continue;
-    if (!it->is_string()) return Status(Code::kInvalidArgument, std::string("\"") + field + "\" is not a string");
+    if (!it->is_string()) return Status(Code::kInvalidArgument, std::string("\"") + field + "\" must be a string");
     *target = it->get<std::string>();
   }
   auto html = j.find("html");

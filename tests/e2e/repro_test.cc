@@ -114,7 +114,7 @@ TEST(Repro, HookAnswersABadLineAndGoesOn) {
   EXPECT_EQ(r.exit_code, 0);
   std::vector<std::string> lines = test::lines(r.out);
   ASSERT_EQ(lines.size(), 2u) << r.out;
-  EXPECT_NE(nlohmann::json::parse(lines[0])["error"].get<std::string>().find("\"url\" is not a string"), std::string::npos)
+  EXPECT_NE(nlohmann::json::parse(lines[0])["error"].get<std::string>().find("\"url\" must be a string"), std::string::npos)
       << lines[0];
   auto good = nlohmann::json::parse(lines[1]);
   EXPECT_EQ(good["url"], "https://ok.example/");

@@ -746,7 +746,7 @@ TEST(Service, OnePortOneServiceAndClientErrorsAreTheClients) {
   EXPECT_NE(form.out.find(" 415"), std::string::npos) << form.out;
   test::CommandResult number =
       test::run_command("sed 's/18901/" + port + "/g' " + dir + "/svc-url-number.sh | sh 2>&1");
-  EXPECT_NE(number.out.find("{\"error\":\"malformed JSON: \\\"url\\\" is not a string"), std::string::npos)
+  EXPECT_NE(number.out.find("{\"error\":\"malformed JSON: \\\"url\\\" must be a string"), std::string::npos)
       << number.out;
   EXPECT_NE(number.out.find("\"url\":\"http://o/ok\""), std::string::npos) << number.out;
   test::CommandResult chunked = test::run_command("sed 's/18902/" + port + "/' " + dir +
