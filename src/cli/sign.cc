@@ -45,8 +45,8 @@ struct Record {
   Status error;
 };
 
-// A line that is no JSON object, or nests too deep to be written back
-// (json_object), is `error`.
+// A line too long to read, no JSON object, or one nested too deep to be
+// written back (json_object) is `error`.
 Record parse_record(const Line& line) {
   Record r;
   Result<nlohmann::json> parsed = json_object(line);
@@ -145,7 +145,6 @@ int run_sign(const SignArgs& args) {
   std::vector<Status> errors = over_lines<Signed>(
       args.inputs, args.jobs,
       [&](const Line& line) -> Signed {
-        if (!line.status.ok()) return {binary ? std::string() : error_record(line, line.status.to_string()), ""};
         Record r = parse_record(line);
         if (!r.error.ok()) return {binary ? std::string() : error_record(line, r.error.message()), r.error.message()};
         // A field of the wrong type ("text": 5) makes the record an error
@@ -207,7 +206,8 @@ int run_sign(const SignArgs& args) {
     std::cerr << "husk sign: " << bad << " of " << done
               << " record(s) without a signature (an error record, no \"text\" string, or no terms in it)\n";
   if (malformed_records > 0)
-    std::cerr << "husk sign: " << malformed_records << " malformed record(s), named above, given no signature\n";
+    std::cerr << "husk sign: " << malformed_records
+              << " record(s) unreadable or malformed, named above, given no signature\n";
   for (const Status& st : errors) fail("sign", st.message(), 1);
   if (!output.out()) return fail("sign", "write failed", 1);
   return done == 0 && !errors.empty() ? 1 : 0;

@@ -28,11 +28,12 @@ Result<pugi::xpath_query> compile_xpath(const std::string& xpath) {
     pugi::xpath_query query(xpath.c_str());
     // Rules select nodes; "count(//p)" would throw when evaluated as a node set.
     if (query.return_type() != pugi::xpath_type_node_set)
-      return Status(Code::kInvalidArgument, "XPath " + quoted(xpath) + " selects no nodes (it is a number, string or boolean)");
+      return Status(Code::kInvalidArgument,
+                    "XPath " + quoted(xpath) + " selects no nodes (it is a number, string or boolean)");
     return query;
   } catch (const pugi::xpath_exception& e) {
-    return Status(Code::kInvalidArgument, "bad XPath " + quoted(xpath) + ": " + e.result().description() + " at offset " +
-                                              std::to_string(e.result().offset));
+    return Status(Code::kInvalidArgument, "bad XPath " + quoted(xpath) + ": " + e.result().description() +
+                                              " at offset " + std::to_string(e.result().offset));
   }
 }
 
