@@ -47,6 +47,10 @@ bool GzReader::fill() {
     const char* msg = gzerror(file_, &err);
     if (err != Z_OK && err != Z_STREAM_END) {
       std::string what = err == Z_BUF_ERROR ? "truncated gzip stream" : msg;
+      // zlib's message opens with the name it was opened under ("PATH: ",
+      // or "<fd:N>: " for stdin); the status names the input once.
+      const std::string zlib_name = path_ == "-" ? what.substr(0, what.find(">: ") + 1) : path_;
+      if (what.starts_with(zlib_name + ": ")) what.erase(0, zlib_name.size() + 2);
       status_ = Status(Code::kCorrupt, path_ + ": " + what, offset_ + buffer_.size());
     }
     eof_ = true;

@@ -71,6 +71,16 @@ TEST(Ingest, TruncatedGzipIsAPageErrorAndNeighboursSurvive) {
   EXPECT_EQ(pages[1].bytes, "<p>fine</p>");
 }
 
+// zlib's own message opens with the file's name; the error names it once.
+TEST(Ingest, ABrokenGzipHeaderNamesTheFileOnce) {
+  TempDir dir;
+  write_file(dir.file("c.html.gz"), std::string("\x1f\x8b\x08", 3) + "garbage after the magic");
+  std::vector<RawPage> pages = read_all({dir.file("c.html.gz")});
+  ASSERT_EQ(pages.size(), 1u);
+  const std::string said = pages[0].status.message();
+  EXPECT_EQ(said, dir.file("c.html.gz") + ": unknown header flags set") << said;
+}
+
 TEST(Ingest, MissingInputIsReportedNotFatal) {
   TempDir dir;
   write_file(dir.file("a.html"), "<p>a</p>");
