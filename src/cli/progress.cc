@@ -37,6 +37,12 @@ void Progress::draw(std::size_t pages, std::size_t errors, std::size_t bytes) {
   drawn_ = true;
 }
 
+void Progress::print(const std::string& line) {
+  finish();
+  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fflush(stderr);
+}
+
 void Progress::finish() {
   if (!enabled_ || !drawn_) return;
   std::fprintf(stderr, "\r\033[K");

@@ -19,6 +19,9 @@ class Progress {
   // The pages the run will see; 0 when unknown.
   void set_total(std::size_t pages) { total_ = pages; }
   void update(std::size_t pages, std::size_t errors, std::size_t bytes);
+  // A line of its own on stderr (a bad record named mid-run): the drawn
+  // report is cleared first, and redrawn at the next update.
+  void print(const std::string& line);
   void finish();
 
  private:

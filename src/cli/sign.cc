@@ -195,7 +195,7 @@ int run_sign(const SignArgs& args) {
         if (binary ? result.out.empty() : result.out.ends_with("\"sig\":null}\n")) ++bad;
         if (!result.malformed.empty()) {
           ++malformed_records;
-          std::cerr << "husk sign: " << result.malformed << "\n";
+          progress.print("husk sign: " + result.malformed);
         }
         bytes += line.text.size();
         progress.update(done, bad, bytes);
