@@ -42,11 +42,13 @@ struct Record {
   nlohmann::json json;
   std::string text;
   bool signable = false;
-  Status error;
+  Status error;      // unreadable: too long, no JSON object, nested too deep
+  Status malformed;  // a field of the wrong type ("text": 5), as husk dedup reads it
 };
 
 // A line too long to read, no JSON object, or one nested too deep to be
-// written back (json_object) is `error`.
+// written back (json_object) is `error`; a record whose fields husk dedup
+// would refuse (read_record_fields) is `malformed` and not signable.
 Record parse_record(const Line& line) {
   Record r;
   Result<nlohmann::json> parsed = json_object(line);
@@ -55,6 +57,9 @@ Record parse_record(const Line& line) {
     return r;
   }
   r.json = std::move(*parsed);
+  DedupPage fields;
+  r.malformed = read_record_fields(r.json, line, fields);
+  if (!r.malformed.ok()) return r;
   auto text = r.json.find("text");
   if (text == r.json.end() || !text->is_string() || r.json.contains("error")) return r;
   r.text = text->get<std::string>();
@@ -147,14 +152,9 @@ int run_sign(const SignArgs& args) {
       [&](const Line& line) -> Signed {
         Record r = parse_record(line);
         if (!r.error.ok()) return {binary ? std::string() : error_record(line, r.error.message()), r.error.message()};
-        // A field of the wrong type ("text": 5) makes the record an error
-        // record: husk dedup calls it malformed.
-        DedupPage fields;
-        const Status malformed = read_record_fields(r.json, line, fields);
-        if (!malformed.ok()) {
-          if (binary) return {std::string(), malformed.message()};
-          r.signable = false;
-        }
+        // A malformed record becomes an error record.
+        const Status& malformed = r.malformed;
+        if (!malformed.ok() && binary) return {std::string(), malformed.message()};
         std::string sig = "null";
         // The language dedup compares the record under: its own tag, else
         // with --identify-languages the one its text reads as (dedup's
@@ -220,21 +220,34 @@ int run_idf_build(const IdfArgs& args) {
   const NormalizeOptions normalize = configured->normalize;
   if (args.epsilon <= 0 || args.epsilon >= 1) return fail("idf build", "--epsilon must be between 0 and 1", 2);
   DfCounter counter(args.epsilon);
+  // A record's terms, or why it was not read (named as husk sign names it).
+  struct Counted {
+    std::vector<std::string> terms;
+    std::string bad;
+  };
   Progress progress("idf");
-  std::size_t done = 0, bytes = 0;
-  std::vector<Status> errors = over_lines<std::vector<std::string>>(
+  std::size_t done = 0, bad = 0, bytes = 0;
+  std::vector<Status> errors = over_lines<Counted>(
       args.inputs, args.jobs,
-      [&](const Line& line) {
+      [&](const Line& line) -> Counted {
         Record r = parse_record(line);
-        return r.signable ? husk::normalize(r.text, normalize).terms : std::vector<std::string>();
+        if (!r.error.ok()) return {{}, r.error.message()};
+        if (!r.malformed.ok()) return {{}, r.malformed.message()};
+        return {r.signable ? husk::normalize(r.text, normalize).terms : std::vector<std::string>(), ""};
       },
-      [&](const Line& line, std::vector<std::string>& terms) {
-        if (!terms.empty()) counter.add_document(terms);
+      [&](const Line& line, Counted& counted) {
+        if (!counted.terms.empty()) counter.add_document(counted.terms);
+        if (!counted.bad.empty()) {
+          ++bad;
+          progress.print("husk idf build: " + counted.bad);
+        }
         ++done;
         bytes += line.text.size();
-        progress.update(done, 0, bytes);
+        progress.update(done, bad, bytes);
       });
   progress.finish();
+  if (bad > 0)
+    std::cerr << "husk idf build: " << bad << " record(s) unreadable or malformed, named above, not counted\n";
   for (const Status& st : errors) fail("idf build", st.message(), 1);
   if (done == 0 && !errors.empty()) return 1;
   CollectionStats stats = counter.finish();

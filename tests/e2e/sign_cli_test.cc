@@ -115,6 +115,11 @@ TEST(SignCli, MalformedRecordsAreTheOnesDedupRejects) {
   EXPECT_NE(binary.out.find("in.jsonl:6: nested deeper"), std::string::npos) << binary.out;
   const std::string listed = run_husk("dedup " + dir.file("in.sig") + " 2>&1 >/dev/null").out;
   EXPECT_NE(listed.find("read 2 pages"), std::string::npos) << listed;
+  // husk idf build counts none of the three and names them.
+  const std::string idf = run_husk("idf build -o " + dir.file("in.idf") + " " + dir.file("in.jsonl") + " 2>&1").out;
+  EXPECT_NE(idf.find("in.jsonl:4: \"text\" must be a string"), std::string::npos) << idf;
+  EXPECT_NE(idf.find("3 record(s) unreadable or malformed, named above, not counted"), std::string::npos) << idf;
+  EXPECT_NE(idf.find("2 documents"), std::string::npos) << idf;
   // husk dedup reads the same line as malformed.
   const std::string direct = run_husk("dedup " + dir.file("in.jsonl") + " 2>&1 >/dev/null").out;
   EXPECT_NE(direct.find("in.jsonl:6: nested deeper than 64 levels"), std::string::npos) << direct;
