@@ -47,12 +47,18 @@ bool to_sign(const Loaded& l) { return l.usable && !l.has_signature && l.error.o
 // as HTML is extracted by husk, which leaves its frame out already.
 bool framed(const Loaded& l) { return to_sign(l) && !l.extracted; }
 
-// A string field, when present; anything else is the record's error.
-Status string_field(const nlohmann::json& j, const char* name, const Line& line, std::string& out) {
+// A field that is present and not null must be a string; anything else is
+// the record's error.
+Status string_typed(const nlohmann::json& j, const char* name, const Line& line) {
   auto it = j.find(name);
-  if (it == j.end() || it->is_null()) return Status();
-  if (!it->is_string()) return Status(Code::kInvalidArgument, line.source + ": \"" + name + "\" must be a string");
-  out = it->get<std::string>();
+  if (it == j.end() || it->is_null() || it->is_string()) return Status();
+  return Status(Code::kInvalidArgument, line.source + ": \"" + name + "\" must be a string");
+}
+
+// A string field, when present (string_typed).
+Status string_field(const nlohmann::json& j, const char* name, const Line& line, std::string& out) {
+  if (Status st = string_typed(j, name, line); !st.ok()) return st;
+  if (auto it = j.find(name); it != j.end() && it->is_string()) out = it->get<std::string>();
   return Status();
 }
 
@@ -74,8 +80,7 @@ Status read_record_fields(const nlohmann::json& j, const Line& line, DedupPage& 
                     string_field(j, "language", line, page.language)})
     if (!st.ok()) return st;
   if (j.contains("sig") || j.contains("error")) return Status();
-  std::string text;
-  return string_field(j, "text", line, text);
+  return string_typed(j, "text", line);  // checked, not copied: a text is the record's bulk
 }
 
 namespace {
