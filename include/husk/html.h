@@ -336,6 +336,11 @@ Blocks segment(const Dom& dom, const SegmentOptions& options = {});
 // The page's visible words: its blocks' BlockFeatures::words summed.
 uint32_t visible_words(const Blocks& blocks);
 
+// Whether an element (an index into Blocks::elements) or one around it is
+// a dialog (kElemDialog): its lines name the dialog, never the page, so
+// neither the <h1>s the segmenter collects nor the headline rule read them.
+bool in_dialog(const std::vector<Element>& elements, uint32_t element);
+
 // The tag path of an element: "body>div.content>article>p".
 std::string tag_path(const Blocks& blocks, uint32_t element);
 

@@ -365,14 +365,6 @@ bool is_math_annotation(const GumboElement& el) {
   return iequals(std::string_view(name.data, name.length), "annotation");
 }
 
-// Whether a node lies inside a dialog (is_dialog): its heading is the
-// dialog's, never the page's.
-bool in_dialog(const GumboNode* node) {
-  for (const GumboNode* n = node->parent; n != nullptr && n->type == GUMBO_NODE_ELEMENT; n = n->parent)
-    if (is_dialog(n->v.element)) return true;
-  return false;
-}
-
 // A MathML formula as the text a reader sees: the text of its tokens (mi,
 // mn, mo, mtext...) in order, the white space between tokens left out as a
 // browser's rendering does, its annotations left out; the alttext attribute when the
@@ -756,7 +748,7 @@ class Segmenter {
       // it (is_title); the metadata reads the headline without its marks.
       if (out_.first_h1.empty()) out_.first_h1 = subtree_text(node);
       // A dialog's heading is no headline the metadata may choose.
-      if (!in_dialog(node)) {
+      if (!in_dialog(out_.elements, innermost_element_)) {
         std::string text = heading_text(node);
         if (f.logos.size() < kMaxFacts && root_link_only(node)) f.logos.push_back(text);
         if (f.h1s.size() < kMaxFacts) f.h1s.push_back(std::move(text));
@@ -880,6 +872,12 @@ Blocks segment(const Dom& dom, const SegmentOptions& options) {
   if (!dom.json_ld().empty()) blocks.json_ld = JsonLd::parse(dom.json_ld());
   if (options.product_description) add_product_description(blocks, options);
   return blocks;
+}
+
+bool in_dialog(const std::vector<Element>& elements, uint32_t element) {
+  for (uint32_t e = element; e < elements.size(); e = elements[e].parent)
+    if (elements[e].flags & kElemDialog) return true;
+  return false;
 }
 
 std::string tag_path(const Blocks& blocks, uint32_t element) {

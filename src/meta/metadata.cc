@@ -336,14 +336,6 @@ std::size_t unspaced_separator(std::string_view s, std::size_t& len) {
   return std::string_view::npos;
 }
 
-// Whether a block lies inside a dialog (kElemDialog on its element or one
-// around it): its lines name the dialog, never the page.
-bool in_dialog(const Blocks& blocks, const Block& block) {
-  for (uint32_t e = block.element; e < blocks.elements.size(); e = blocks.elements[e].parent)
-    if (blocks.elements[e].flags & kElemDialog) return true;
-  return false;
-}
-
 // The parts of a <title> or og:title between separators; with
 // `bars_only`, between spaced bars alone (headline_of_page).
 std::vector<std::string> title_parts(std::string_view title, bool bars_only = false) {
@@ -555,7 +547,7 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
     const Block* shown = nullptr;
     std::size_t shown_words = 0;
     for (const Block& b : blocks.blocks) {
-      if (b.features.words > kMaxTitleWords || in_dialog(blocks, b)) continue;
+      if (b.features.words > kMaxTitleWords || in_dialog(blocks.elements, b.element)) continue;
       const std::vector<std::string> w = words_of(b.text);
       if (w.size() > shown_words && std::find(parts.begin(), parts.end(), w) != parts.end()) {
         shown = &b;
@@ -585,7 +577,7 @@ std::string headline_of_page(const Blocks& blocks, const std::vector<uint8_t>& k
     return !(slogan_h1 && story_titled) && usable(h1) && (!story_titled || headline_sized(h1, words_of(h1).size()));
   };
   for (std::size_t i = 0; i < blocks.blocks.size() && i < keep.size(); ++i)
-    if (keep[i] && blocks.blocks[i].features.heading == 1 && !in_dialog(blocks, blocks.blocks[i]) &&
+    if (keep[i] && blocks.blocks[i].features.heading == 1 && !in_dialog(blocks.elements, blocks.blocks[i].element) &&
         headline_like(blocks.blocks[i].text))
       return as_read(blocks.blocks[i].text);
   for (const std::string& h1 : h1s)
