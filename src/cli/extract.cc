@@ -384,11 +384,13 @@ Command add_explain_command(CLI::App& app) {
   auto id = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "explain",
-      "Show why each block of a page was kept or removed.\n"
-      "INPUT: as husk extract reads (a page, a directory, a WARC or JSONL file, a URL); the first page, or the one\n"
-      "--id names. Output: one self-contained HTML page: the record and where each metadata field was read,\n"
-      "then every block, kept (green) or removed (red), with the stage that decided (site rule, stored template,\n"
-      "learned model and its probability, density, the comment rule), its XPath and its nearest class/id words.");
+      "Show why each block of a page was kept or removed.\n" +
+          wrap("INPUT: as husk extract reads (a page, a directory, a WARC or JSONL file, a URL); the first "
+               "page, or the one --id names. Output: one self-contained HTML page: the record and where each "
+               "metadata field was read, then every block, kept (green) or removed (red), with the stage that "
+               "decided (site rule, stored template, learned model and its probability, density, the comment "
+               "rule), its XPath and its nearest class/id words.",
+               72));
   cmd->add_option("INPUT", args->inputs, "Files, directories, http(s) URLs or -")->required();
   cmd->add_option("--id", *id, "The page to explain: its record id (as husk extract writes it) or its URL")
       ->type_name("ID");
