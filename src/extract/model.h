@@ -74,13 +74,17 @@ class TreeModel {
  private:
   // A node of a tree as husk walks it: a split sends a row to `left` when
   // its feature is below `value` (to `default_left`'s side when the
-  // feature is missing, NaN); a leaf (left == 0: no node's child is its
-  // tree's root) holds its score in `value`.
+  // feature is missing, NaN); a leaf holds its score in `value` and is its
+  // own child on both sides, so that a walk takes its tree's depth in
+  // steps whichever leaf it reaches (TreeModel::walk).
   struct Node {
     float value = 0;
     uint32_t feature = 0;  // the column; kDefaultLeft set when a missing value goes left
     uint32_t left = 0;
     uint32_t right = 0;
+    // The node a row whose feature is `v` goes to from here (from a leaf:
+    // the leaf).
+    uint32_t next(float v) const;
   };
   static constexpr uint32_t kDefaultLeft = 1u << 31;
 
@@ -88,7 +92,6 @@ class TreeModel {
   Status build_trees(const std::map<std::string, std::string>& params, const std::string& objective,
                      const std::string& booster, const std::vector<double>& tree_info,
                      const std::vector<TreeArrays>& trees);
-  float leaf(std::size_t tree, const float* row) const;
   // The raw scores of trees [begin, end) of the rounds, base included, one
   // per class and row.
   std::vector<float> walk(const float* rows, std::size_t n, int begin, int end) const;
@@ -105,6 +108,7 @@ class TreeModel {
   std::vector<Node> nodes_;
   std::vector<std::size_t> tree_start_;
   std::vector<uint32_t> tree_class_;
+  std::vector<uint32_t> tree_depth_;  // splits on the tree's longest path
   std::size_t classes_ = 1;
   std::size_t features_ = 0;
   bool softmax_ = false;

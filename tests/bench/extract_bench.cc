@@ -15,6 +15,8 @@
 //                      N threads
 //   Extract/density/jobs:1  the same with the density extractor (and the page
 //                      type) instead of the learned one
+//   BlockModel         the learned extractor's block model, every round, over
+//                      the feature rows of every page (computed before timing)
 //   Normalize          normalisation of the clean text (bytes/s of clean text)
 //   NormalizeAndSignAll  normalisation + every signer
 //   Sign/NAME          one signer on normalised text (Sign/all: every signer)
@@ -30,6 +32,9 @@
 #include <thread>
 #include <vector>
 
+#include "extract/features.h"
+#include "extract/model.h"
+#include "extract/registry.h"
 #include "html/prescan.h"
 #include "husk/processor.h"
 #include "normalize/normalize_icu.h"
@@ -97,6 +102,38 @@ void Extract(benchmark::State& state, const char* extractor) {
     benchmark::DoNotOptimize(out_bytes.load());
   }
   report(state);
+}
+
+// The block model alone: the trees husk walks, every round, over each
+// page's rows. Rates: pages/s and rows/s.
+void BlockModel(benchmark::State& state) {
+  husk::Result<std::shared_ptr<const husk::TreeModel>> model = husk::builtin_block_model();
+  if (!model.ok()) {
+    state.SkipWithError(model.status().message().c_str());
+    return;
+  }
+  const husk::ExtractConfig& config = husk::default_extract_config();
+  husk::FeatureExtractor features(config);
+  std::unique_ptr<husk::Extractor> density = husk::make_density_extractor(config);
+  std::vector<std::vector<float>> rows;
+  std::size_t row_count = 0;
+  for (const auto& page : corpus()) {
+    husk::Result<husk::Dom> dom = husk::parse(page.bytes);
+    if (!dom.ok()) continue;
+    husk::Blocks blocks = husk::segment(*dom);
+    if (blocks.blocks.empty()) continue;
+    husk::Labels labels = density->extract(husk::PageView{blocks, nullptr, "", page.source});
+    rows.push_back(features.rows(blocks, labels));
+    row_count += blocks.blocks.size();
+  }
+  const std::size_t columns = features.columns();
+  const int rounds = (*model)->rounds();
+  for (auto _ : state)
+    for (const auto& r : rows) benchmark::DoNotOptimize((*model)->margins(r.data(), r.size() / columns, columns, 0, rounds));
+  state.counters["pages/s"] =
+      benchmark::Counter(static_cast<double>(rows.size() * state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["rows/s"] =
+      benchmark::Counter(static_cast<double>(row_count * state.iterations()), benchmark::Counter::kIsRate);
 }
 
 // A multi-page site (--site DIR): template learning + extraction of every
@@ -202,6 +239,7 @@ BENCHMARK_CAPTURE(Extract, auto, "auto")
     ->UseRealTime()
     ->MinTime(2.0);
 BENCHMARK_CAPTURE(Extract, density, "density")->ArgName("jobs")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BlockModel)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 }  // namespace
 
