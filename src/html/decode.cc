@@ -96,18 +96,25 @@ std::string meta_charset(std::string_view head) {
   return {};
 }
 
+// The first byte at or after `i` that is not ASCII, or `len`: eight bytes
+// at a time, since most of a page's bytes are markup.
+int32_t skip_ascii(const uint8_t* p, int32_t i, int32_t len) {
+  while (i + 8 <= len) {
+    uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    if (word & 0x8080808080808080ull) break;
+    i += 8;
+  }
+  while (i < len && p[i] < 0x80) ++i;
+  return i;
+}
+
 bool is_valid_utf8(std::string_view s) {
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());
   int32_t len = static_cast<int32_t>(s.size());
   int32_t i = 0;
   while (i < len) {
-    // ASCII fast path, 8 bytes at a time.
-    while (i + 8 <= len) {
-      uint64_t word;
-      std::memcpy(&word, p + i, 8);
-      if (word & 0x8080808080808080ull) break;
-      i += 8;
-    }
+    i = skip_ascii(p, i, len);
     if (i >= len) break;
     UChar32 c;
     U8_NEXT(p, i, len, c);
@@ -244,10 +251,8 @@ void find_twice_encoded(std::string_view text, Found&& found) {
   std::string bytes;
   int32_t i = 0;
   while (i < len) {
-    if (p[i] < 0x80) {
-      ++i;
-      continue;
-    }
+    i = skip_ascii(p, i, len);
+    if (i >= len) break;
     const int32_t start = i;
     bytes.clear();
     int32_t end = i;

@@ -237,6 +237,23 @@ TEST(Decode, TextEncodedTwiceIsRepaired) {
   }
 }
 
+// The scans step over ASCII eight bytes at a time: a run encoded twice, or
+// a byte that is no UTF-8, is found wherever it falls among them.
+TEST(Decode, RunsAreFoundAtEveryOffsetAmongAsciiBytes) {
+  const std::string once = "l\xE2\x80\x99\xC3\xA9t\xC3\xA9";
+  const std::string twice = encoded_twice(once, "windows-1252");
+  for (std::size_t before = 0; before < 18; ++before)
+    for (std::size_t after = 0; after < 10; ++after) {
+      const std::string pad_before(before, 'a'), pad_after(after, 'z');
+      std::string text = pad_before + twice + pad_after;
+      EXPECT_EQ(undo_double_encoding(text), 3u) << before << " " << after;
+      EXPECT_EQ(text, pad_before + once + pad_after) << before << " " << after;
+      std::string broken = pad_before + "\xFF" + pad_after;
+      EXPECT_EQ(repair_utf8(broken), 1u) << before << " " << after;
+      EXPECT_EQ(broken, pad_before + "\xEF\xBF\xBD" + pad_after) << before << " " << after;
+    }
+}
+
 TEST(Decode, TextWrittenOnceIsLeftAsItIs) {
   // No telling sequence: "Ã©" alone could be a name written once.
   std::string once = "<p>Voilà » l\xE2\x80\x99\xC3\xA9t\xC3\xA9 de la Straße« — Ã©</p>";
