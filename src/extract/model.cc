@@ -330,7 +330,7 @@ inline uint32_t TreeModel::Node::next(float v) const {
 // row's width apart; eight rows walk a tree together, each step a select
 // rather than a branch, and every walk takes its tree's depth in steps (a
 // leaf reached early is its own child), so the eight chains of loads
-// overlap. 1.36x the rows a second of the walk row by row
+// overlap. 1.39x the rows a second of the walk row by row
 // (tests/bench/extract_bench.cc, BlockModel, on AEB; each layout alone
 // gained nothing or lost).
 std::vector<float> TreeModel::walk(const float* rows, std::size_t n, int begin, int end) const {

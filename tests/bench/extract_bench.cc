@@ -112,19 +112,21 @@ void BlockModel(benchmark::State& state) {
     state.SkipWithError(model.status().message().c_str());
     return;
   }
+  // Each page's blocks as extraction reads them (decoded, parsed,
+  // segmented), and their rows as the learned extractor computes them.
+  const husk::ProcessorOptions defaults;
+  husk::Result<husk::Processor> processor = husk::Processor::make(defaults);
   const husk::ExtractConfig& config = husk::default_extract_config();
   husk::FeatureExtractor features(config);
   std::unique_ptr<husk::Extractor> density = husk::make_density_extractor(config);
   std::vector<std::vector<float>> rows;
   std::size_t row_count = 0;
   for (const auto& page : corpus()) {
-    husk::Result<husk::Dom> dom = husk::parse(page.bytes);
-    if (!dom.ok()) continue;
-    husk::Blocks blocks = husk::segment(*dom);
-    if (blocks.blocks.empty()) continue;
-    husk::Labels labels = density->extract(husk::PageView{blocks, nullptr, "", page.source});
-    rows.push_back(features.rows(blocks, labels));
-    row_count += blocks.blocks.size();
+    const husk::Document analyzed = processor->analyze(page, false);
+    if (analyzed.blocks.blocks.empty()) continue;
+    rows.push_back(
+        husk::compute_page_features(features, *density, husk::PageView{analyzed.blocks, nullptr, "", page.source}).rows);
+    row_count += analyzed.blocks.blocks.size();
   }
   const std::size_t columns = features.columns();
   const int rounds = (*model)->rounds();
