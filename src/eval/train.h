@@ -167,7 +167,7 @@ class CollectionScore {
 // rounds and step per model below. Rounds are what a page pays for at
 // extraction time: 150 rounds at step 0.2 score as 300 at 0.1 cross-
 // validated by domain on the four development collections (seeds 1-3), and
-// 0.002 under them with each collection left out, in 0.95 of the CPU
+// 0.001 under them with each collection left out, in 0.97 of the CPU
 // (docs/evaluation.md, "The trees' shape").
 struct TreeOptions {
   int rounds = 150;

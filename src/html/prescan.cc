@@ -150,6 +150,12 @@ std::size_t tag_end(std::string_view s, std::size_t i) {
   return n;
 }
 
+// Index just past the first '>' at or after i; n when there is none.
+std::size_t past_gt(std::string_view s, std::size_t i) {
+  const void* gt = std::memchr(s.data() + i, '>', s.size() - i);
+  return gt == nullptr ? s.size() : static_cast<const char*>(gt) - s.data() + 1;
+}
+
 // Finds the end of "</name ...>" at or after `from`; returns the index just
 // past its '>' (n when the end tag runs to the end of the input), or npos
 // when there is no such end tag.
@@ -162,9 +168,71 @@ std::size_t end_of_raw_text(std::string_view s, std::size_t from, std::string_vi
     i = static_cast<const char*>(lt) - s.data();
     if (i + 2 + name.size() <= n && s[i + 1] == '/' && iequals(s.substr(i + 2, name.size()), name) &&
         (i + 2 + name.size() == n || !is_name_char(s[i + 2 + name.size()]))) {
-      const void* gt = std::memchr(s.data() + i, '>', n - i);
-      return gt == nullptr ? n : static_cast<const char*>(gt) - s.data() + 1;
+      return past_gt(s, i);
     }
+    ++i;
+  }
+  return std::string_view::npos;
+}
+
+bool is_tag_name_end(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '/' || c == '>'; }
+
+// Whether "script" followed by whitespace, '/', '>' or the end of the input
+// starts at s[i], in any case: the word that enters and leaves the HTML5
+// tokenizer's escaped script states, and ends the script's text.
+bool script_word_at(std::string_view s, std::size_t i) {
+  return i + 6 <= s.size() && iequals(s.substr(i, 6), "script") && (i + 6 == s.size() || is_tag_name_end(s[i + 6]));
+}
+
+// Where a script's text ends, by the HTML5 tokenizer's script data states
+// (WHATWG HTML, "13.2.5.4 Script data state" and the escaped states after
+// it): "<!--" opens an escaped stretch that "-->" closes; inside it a
+// "<script" opens a double-escaped stretch in which "</script" only returns
+// to the escaped one. Pages of the 2000s write
+// `document.write('<script src=x></script>')` inside
+// `<script><!-- ... //--></script>`; ending at the first "</script" there
+// would show the rest of the script as text, while Gumbo and browsers read
+// on to the outer end tag. Returns what end_of_raw_text does.
+std::size_t end_of_script(std::string_view s, std::size_t from) {
+  enum class State { data, escaped, double_escaped } state = State::data;
+  const std::size_t n = s.size();
+  std::size_t dashes = 0;  // '-'s just before i in an escaped stretch
+  for (std::size_t i = from; i < n;) {
+    if (state == State::data) {
+      const void* lt = std::memchr(s.data() + i, '<', n - i);
+      if (lt == nullptr) return std::string_view::npos;
+      i = static_cast<const char*>(lt) - s.data();
+      if (i + 1 < n && s[i + 1] == '/' && script_word_at(s, i + 2)) return past_gt(s, i);
+      if (i + 3 < n && s[i + 1] == '!' && s[i + 2] == '-' && s[i + 3] == '-') {
+        state = State::escaped;
+        dashes = 2;  // "<!-->" closes at once: its dashes count
+        i += 4;
+        continue;
+      }
+      ++i;
+      continue;
+    }
+    const char c = s[i];
+    if (c == '-') {
+      ++dashes;
+      ++i;
+      continue;
+    }
+    if (c == '>' && dashes >= 2) {
+      state = State::data;
+    } else if (c == '<' && i + 1 < n && s[i + 1] == '/' && script_word_at(s, i + 2)) {
+      if (state == State::escaped) return past_gt(s, i);
+      state = State::escaped;
+      i += 8;
+      dashes = 0;
+      continue;
+    } else if (c == '<' && state == State::escaped && script_word_at(s, i + 1)) {
+      state = State::double_escaped;
+      i += 7;
+      dashes = 0;
+      continue;
+    }
+    dashes = 0;
     ++i;
   }
   return std::string_view::npos;
@@ -385,10 +453,7 @@ class Prescanner {
   }
 
   // Index just past the next '>' at or after i (n when there is none).
-  std::size_t past_gt(std::size_t i) const {
-    const void* gt = std::memchr(in_.data() + i, '>', in_.size() - i);
-    return gt == nullptr ? in_.size() : static_cast<const char*>(gt) - in_.data() + 1;
-  }
+  std::size_t past_gt(std::size_t i) const { return husk::past_gt(in_, i); }
 
   // A script start tag whose type is JSON-LD.
   static bool is_json_ld(std::string_view tag) { return mentions_any(tag, {"ld+json"}); }
@@ -422,7 +487,7 @@ class Prescanner {
   std::size_t raw_text_end(uint64_t code, std::size_t from, std::string_view name) {
     for (const auto& [c, at] : unclosed_)
       if (c == code && from >= at) return std::string_view::npos;
-    std::size_t end = end_of_raw_text(in_, from, name);
+    std::size_t end = code == code_of("script") ? end_of_script(in_, from) : end_of_raw_text(in_, from, name);
     if (end == std::string_view::npos) unclosed_.emplace_back(code, from);
     return end;
   }

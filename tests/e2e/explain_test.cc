@@ -70,6 +70,8 @@ std::string explained_wcxb_page(const std::string& wcxb, const std::string& file
 
 // The kept blocks are husk extract's text, paragraph by paragraph; each
 // block names the stage and an XPath; the metadata says where it was read.
+// The learned model decides every block; a rule after it may remove one it
+// kept (here a related story's linked headline, a link line).
 TEST(Explain, ThePageShowsWhatHuskExtractKeepsAndWhy) {
   TempDir dir;
   test::CommandResult r = run_husk("explain " + demo("en-news.html") + " -o " + dir.file("page.html"));
@@ -79,9 +81,13 @@ TEST(Explain, ThePageShowsWhatHuskExtractKeepsAndWhy) {
   ASSERT_GT(shown.size(), 10u);
   auto record = nlohmann::json::parse(test::lines(run_husk("extract " + demo("en-news.html")).out).at(0));
   std::string kept_text;
-  std::size_t kept = 0;
+  std::size_t kept = 0, ruled = 0;
   for (const Shown& s : shown) {
-    EXPECT_EQ(s.stage, "learned model");
+    if (s.stage != "learned model") {
+      ++ruled;
+      EXPECT_FALSE(s.kept) << s.text;
+      EXPECT_NE(s.probability, "") << s.text;
+    }
     EXPECT_TRUE(s.xpath.starts_with("/html/body/")) << s.xpath;
     if (!s.kept) continue;
     ++kept;
@@ -92,7 +98,9 @@ TEST(Explain, ThePageShowsWhatHuskExtractKeepsAndWhy) {
   EXPECT_NE(html.find("<td>title</td><td>" + record["title"].get<std::string>() + "</td><td>the headline rule"),
             std::string::npos);
   EXPECT_NE(html.find(std::to_string(kept) + " blocks kept"), std::string::npos);
-  EXPECT_EQ(model_blocks_beside_threshold(html), std::make_pair(shown.size(), 0.5));
+  EXPECT_LE(ruled, 2u);
+  // 0.45: the shipped block model's threshold for articles (docs/evaluation.md).
+  EXPECT_EQ(model_blocks_beside_threshold(html), std::make_pair(shown.size() - ruled, 0.45));
 }
 
 // A short news article: a headline over four paragraphs the model keeps.

@@ -1,5 +1,8 @@
+#include <gumbo.h>
+
 #include <chrono>
 #include <filesystem>
+#include <random>
 
 #include "html/prescan.h"
 #include "husk/ingest.h"
@@ -34,6 +37,16 @@ INSTANTIATE_TEST_SUITE_P(
         PrescanCase{.name = "noscript", .html = "<noscript><p>enable js</p></noscript><p>t</p>", .expect = "<p>t</p>"},
         PrescanCase{.name = "quoted gt", .html = "<a class=\"a>b\" href=x>t</a>", .expect = "<a class=\"a>b\" href=x>t</a>"},
         PrescanCase{.name = "title keeps markup-like text", .html = "<title><script>x</script></title>", .expect = "<title><script>x</script></title>"},
+        // The HTML5 tokenizer's escaped script states: a script written
+        // inside "<!-- -->" does not end the outer one.
+        PrescanCase{.name = "script writing a script",
+                    .html = "<p>a<script><!--\ndocument.write('<script src=x></script>');\n//--></script>b</p>",
+                    .expect = "<p>ab</p>"},
+        PrescanCase{.name = "escaped script ends at its end tag", .html = "<p>a<script><!-- x </script>b</p>", .expect = "<p>ab</p>"},
+        PrescanCase{.name = "empty script comment escapes nothing", .html = "<p>a<script><!--><script></script>b</p>",
+                    .expect = "<p>ab</p>"},
+        PrescanCase{.name = "script end tag needs its name whole", .html = "<p>a<script>x</scripts>y</script >b</p>",
+                    .expect = "<p>ab</p>"},
         PrescanCase{.name = "unterminated script", .html = "<p>a</p><script>var x = 1;", .expect = "<p>a</p>"},
         PrescanCase{.name = "doctype kept", .html = "<!DOCTYPE html><p>x", .expect = "<!DOCTYPE html><p>x"},
         // Raw-text elements that never close end where markup resumes.
@@ -47,6 +60,48 @@ INSTANTIATE_TEST_SUITE_P(
         PrescanCase{.name = "a later end tag closes the title", .html = "<title>a<title>b</title><p>c",
                     .expect = "<title>a<title>b</title><p>c"}),
     [](const ::testing::TestParamInfo<PrescanCase>& info) { return test::test_name(info.param.name); });
+
+// The text of the first <script> Gumbo's HTML5 tokenizer finds in `html`.
+std::string gumbo_script_text(const std::string& html) {
+  GumboOutput* out = gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size());
+  std::string text;
+  std::vector<const GumboNode*> todo = {out->root};
+  while (!todo.empty()) {
+    const GumboNode* node = todo.back();
+    todo.pop_back();
+    if (node->type != GUMBO_NODE_ELEMENT) continue;
+    if (node->v.element.tag == GUMBO_TAG_SCRIPT) {
+      if (node->v.element.children.length > 0)
+        text = static_cast<const GumboNode*>(node->v.element.children.data[0])->v.text.text;
+      break;
+    }
+    for (unsigned k = node->v.element.children.length; k > 0; --k)
+      todo.push_back(static_cast<const GumboNode*>(node->v.element.children.data[k - 1]));
+  }
+  gumbo_destroy_output(&kGumboDefaultOptions, out);
+  return text;
+}
+
+// Differential: where the prescan ends a script, against Gumbo, on random
+// script texts made of the pieces that move the HTML5 tokenizer between its
+// script states. A closing "-->" leaves every escape, so the final end tag
+// always ends the script for both. What follows the script is prescanned as
+// if the page began there.
+TEST(Prescan, ScriptsEndWhereGumboEndsThem) {
+  const std::vector<std::string> pieces = {"<!--", "-->", "-", "--", ">", "<", "<script>", "</script>", "<SCRIPT ",
+                                           "</script/", "<scripts>", "</scripty>", "<!-->", "x", " ", "!", "/"};
+  std::mt19937 random(29);
+  for (int round = 0; round < 4000; ++round) {
+    std::string body;
+    const int count = static_cast<int>(random() % 12);
+    for (int k = 0; k < count; ++k) body += pieces[random() % pieces.size()];
+    const std::string html = "<script>" + body + "--></script><p>end</p>";
+    const std::size_t text_end = 8 + gumbo_script_text(html).size();
+    ASSERT_EQ(html.compare(text_end, 8, "</script"), 0) << body;
+    const std::string rest = html.substr(html.find('>', text_end) + 1);
+    EXPECT_EQ(prescan(html, ParseOptions{}).html, prescan(rest, ParseOptions{}).html) << body;
+  }
+}
 
 TEST(Prescan, DeepNestingIsFlattenedButTextKept) {
   std::string html;
