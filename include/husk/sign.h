@@ -183,7 +183,9 @@ struct SignOptions {
 
 std::vector<std::string> signer_names();
 
-// Fails only on an unknown signer name.
+// Fails on an unknown signer name, and when md5 or imatch (or every signer)
+// is asked for and OpenSSL's libcrypto, which they hash with, cannot be
+// opened.
 Status check_signers(const std::vector<std::string>& names);
 
 // stats may be null: global signers then weigh every term 1, stop words 0

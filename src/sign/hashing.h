@@ -6,9 +6,14 @@
 #include <string>
 #include <string_view>
 
+#include "husk/status.h"
+
 namespace husk {
 
 uint32_t crc32_of(std::string_view bytes);
+// Whether MD5 and SHA-1 can be computed: OpenSSL's libcrypto is opened on
+// first use; the error names the library when it cannot be.
+Status crypto_loaded();
 std::string md5_hex(std::string_view bytes);
 std::string sha1_hex(std::string_view bytes);
 uint64_t xxh64(std::string_view bytes, uint64_t seed);

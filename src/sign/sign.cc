@@ -34,6 +34,10 @@ Status check_signers(const std::vector<std::string>& names) {
     for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
     return Status(Code::kInvalidArgument, "unknown signer \"" + n + "\" (known: " + list + ")");
   }
+  // md5 and imatch hash with OpenSSL, opened on first use.
+  const std::vector<std::string>& running = names.empty() ? known : names;
+  for (const char* hashing : {"md5", "imatch"})
+    if (std::find(running.begin(), running.end(), hashing) != running.end()) return crypto_loaded();
   return Status();
 }
 
