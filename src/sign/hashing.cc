@@ -13,9 +13,10 @@ namespace husk {
 namespace {
 
 // OpenSSL's libcrypto, opened when a signer first asks for MD5 or SHA-1:
-// only the md5 and imatch signers do, and loading it costs every start of
-// husk 0.65 ms of CPU (its 21,118 relocations; docs/architecture.md,
-// "Libraries opened on use").
+// only the md5 and imatch signers do, and loading and initialising it cost
+// a one-page husk extract about 7% of its CPU (docs/evaluation.md, "The
+// command line beside the library"; docs/architecture.md, "Libraries
+// opened on use").
 struct CryptoLibrary {
   SharedLibrary library{"libcrypto.so.3"};
   decltype(&EVP_Digest) digest = HUSK_LIBRARY_SYMBOL(library, EVP_Digest);
