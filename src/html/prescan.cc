@@ -175,7 +175,7 @@ std::size_t end_of_raw_text(std::string_view s, std::size_t from, std::string_vi
   return std::string_view::npos;
 }
 
-bool is_tag_name_end(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '/' || c == '>'; }
+bool is_tag_name_end(char c) { return is_html_space(c) || c == '/' || c == '>'; }
 
 // Whether "script" followed by whitespace, '/', '>' or the end of the input
 // starts at s[i], in any case: the word that enters and leaves the HTML5
