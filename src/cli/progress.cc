@@ -19,6 +19,17 @@ void Progress::update(std::size_t pages, std::size_t errors, std::size_t bytes) 
   draw(pages, errors, bytes);
 }
 
+void Progress::stage(const std::string& doing, std::size_t done, std::size_t total) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (doing == doing_ && now - last_ < std::chrono::milliseconds(500)) return;
+  doing_ = doing;
+  last_ = now;
+  std::fprintf(stderr, "\r%s: %s: %zu/%zu\033[K", label_.c_str(), doing.c_str(), done, total);
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
 void Progress::draw(std::size_t pages, std::size_t errors, std::size_t bytes) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (secs <= 0) secs = 1e-9;

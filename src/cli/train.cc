@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/progress.h"
 #include "eval/train.h"
 #include "extract/features.h"
 #include "extract/furniture.h"
@@ -97,9 +98,18 @@ Status write_cv_scores(const std::string& path, const std::vector<TrainingPage>&
   return Status();
 }
 
-// Every page of the gold sets, analysed; null after reporting why not.
+// Drawn on `progress` as it goes: the pages analysed, then each model's
+// boosting rounds.
+TrainingProgress drawn_on(Progress& progress) {
+  return [&progress](const std::string& doing, std::size_t done, std::size_t total) {
+    progress.stage(doing, done, total);
+  };
+}
+
+// Every page of the gold sets, analysed (drawn on `progress`); null after
+// reporting why not.
 std::optional<std::vector<TrainingPage>> training_pages(const TrainArgs& args, const ProcessorOptions& options,
-                                                       const FeatureExtractor& features) {
+                                                       const FeatureExtractor& features, Progress& progress) {
   for (const std::string& written : {args.output, args.cv_scores})
     if (Status st = not_an_input(written, args.gold_sets); !st.ok()) {
       fail("train", st.message(), 1);
@@ -112,7 +122,9 @@ std::optional<std::vector<TrainingPage>> training_pages(const TrainArgs& args, c
     fail("train", processor.status().message(), 2);
     return std::nullopt;
   }
-  Result<std::vector<TrainingPage>> pages = collect_training_pages(args.gold_sets, *processor, features, args.jobs);
+  Result<std::vector<TrainingPage>> pages =
+      collect_training_pages(args.gold_sets, *processor, features, args.jobs, drawn_on(progress));
+  progress.finish();
   if (!pages.ok()) {
     fail("train", pages.status().message(), 1);
     return std::nullopt;
@@ -168,14 +180,17 @@ int run_train_extract(TrainArgs args) {
   }
   const ProcessorOptions options;
   FeatureExtractor features(options.extract);
-  std::optional<std::vector<TrainingPage>> pages = training_pages(args, options, features);
+  Progress progress("train");
+  std::optional<std::vector<TrainingPage>> pages = training_pages(args, options, features, progress);
   if (!pages) return 1;
   if (!args.dump.empty())
     if (Status st = dump(args.dump, features, *pages); !st.ok()) return fail("train", st.message(), 1);
   if (args.output.empty() && !args.dump.empty()) return 0;
   CrossValidation cv;
   args.model.provenance = provenance("extract", args, args.model);
+  args.model.progress = drawn_on(progress);
   Result<BlockModels> model = train_block_model(*pages, features, args.model, &cv);
+  progress.finish();
   if (!model.ok()) return fail("train", model.status().message(), 1);
   if (cv.folds > 0) {
     if (cv.by_collection)
@@ -267,14 +282,17 @@ int run_train_extract(TrainArgs args) {
 int run_train_page_type(TrainArgs args) {
   const ProcessorOptions options;
   FeatureExtractor features(options.extract);
-  std::optional<std::vector<TrainingPage>> pages = training_pages(args, options, features);
+  Progress progress("train");
+  std::optional<std::vector<TrainingPage>> pages = training_pages(args, options, features, progress);
   if (!pages) return 1;
   // A snippet set says what to keep, not what kind of page it is.
   if (std::erase_if(*pages, [](const TrainingPage& p) { return p.snippet_gold; }) > 0)
     std::fprintf(stderr, "husk train: the snippet sets' pages name no page type and are left out\n");
   PageTypeValidation cv;
   args.page_type.provenance = provenance("page-type", args, args.page_type);
+  args.page_type.progress = drawn_on(progress);
   Result<std::string> model = train_page_type_model(*pages, features, args.page_type, &cv);
+  progress.finish();
   if (!model.ok()) return fail("train", model.status().message(), 1);
   if (cv.folds > 0) {
     if (args.page_type.by_collection)

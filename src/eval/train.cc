@@ -283,7 +283,7 @@ double CollectionScore::f1() const {
 
 Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::string>& gold_sets,
                                                          const Processor& processor, const FeatureExtractor& features,
-                                                         unsigned jobs) {
+                                                         unsigned jobs, const TrainingProgress& progress) {
   std::vector<SplitPage> split_pages;
   for (const std::string& set : gold_sets) {
     const fs::path path(set);
@@ -368,12 +368,14 @@ Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::
     }
     return ids;
   };
+  const std::size_t total = split_pages.size();
   OrderedBatches<SplitPage, Worked> batches(
       OrderedBatches<SplitPage, Worked>::resolve_jobs(jobs), work, [&](const SplitPage&, Worked& w) {
         if (w.words.empty()) w.words.emplace_back();
         for (std::size_t b = 0; b + 1 < w.words.size(); ++b) w.page.tokens.push_back(intern(w.words[b]));
         w.page.gold = intern(w.words.back());
         out.push_back(std::move(w.page));
+        if (progress) progress("analysing pages", out.size(), total);
       });
   for (SplitPage& p : split_pages) batches.push(std::move(p), 1);
   batches.finish();
@@ -495,7 +497,9 @@ Status matrix_of(const std::vector<TrainingPage>& pages, const std::vector<std::
   return Status();
 }
 
-Status fit(const Matrix& m, const TreeOptions& o, const char* objective, int classes, Booster& b) {
+// Fits `b` to `m`; o.progress hears of each round as `doing`'s.
+Status fit(const Matrix& m, const TreeOptions& o, const char* objective, int classes, Booster& b,
+           const std::string& doing) {
   if (xgboost().booster_create(&m.h, 1, &b.h) != 0) return xgboost_error("booster");
   const std::string threads = std::to_string(std::max(1u, o.threads));
   const std::string seed = std::to_string(o.seed);
@@ -510,12 +514,17 @@ Status fit(const Matrix& m, const TreeOptions& o, const char* objective, int cla
     if (xgboost().booster_set_param(b.h, k, v) != 0) return xgboost_error(std::string("parameter ") + k);
   if (classes > 1 && xgboost().booster_set_param(b.h, "num_class", num_class.c_str()) != 0)
     return xgboost_error("parameter num_class");
-  for (int round = 0; round < o.rounds; ++round)
+  const auto rounds = static_cast<std::size_t>(std::max(0, o.rounds));
+  for (int round = 0; round < o.rounds; ++round) {
     if (xgboost().booster_update_one_iter(b.h, round, m.h) != 0) return xgboost_error("training");
+    if (o.progress) o.progress(doing, static_cast<std::size_t>(round) + 1, rounds);
+  }
   return Status();
 }
 
-Status fit(const Matrix& m, const BlockModelOptions& o, Booster& b) { return fit(m, o, "binary:logistic", 1, b); }
+Status fit(const Matrix& m, const BlockModelOptions& o, Booster& b, const std::string& doing) {
+  return fit(m, o, "binary:logistic", 1, b, doing);
+}
 
 // The trained model with its feature names and attributes, in UBJSON.
 Result<std::string> saved(const Booster& b, const std::vector<std::string>& names,
@@ -549,14 +558,14 @@ Result<std::vector<float>> predict(const Booster& b, const Matrix& m) {
 bool of_other_type(const TrainingPage& page) { return page.type != kArticleType; }
 
 // Cross-validation: for each fold (`fold`: each page's, 0..folds-1), a
-// model fitted (`fitted`) on the matrix (`matrix_of`) of the other folds'
-// pages predicts the fold's pages, and `scored(test pages, predictions)`
-// takes the predictions. `takes(page, testing)` says whether a page is
-// among the fold's test pages (testing) or among the training pages of
-// the others.
+// model fitted (`fitted`, told what it is fitting: `doing` and the fold) on
+// the matrix (`matrix_of`) of the other folds' pages predicts the fold's
+// pages, and `scored(test pages, predictions)` takes the predictions.
+// `takes(page, testing)` says whether a page is among the fold's test
+// pages (testing) or among the training pages of the others.
 template <typename Takes, typename MatrixOf, typename Fitted, typename Scored>
-Status each_fold(const std::vector<TrainingPage>& pages, const std::vector<int>& fold, int folds, Takes&& takes,
-                 MatrixOf&& matrix_of, Fitted&& fitted, Scored&& scored) {
+Status each_fold(const std::vector<TrainingPage>& pages, const std::vector<int>& fold, int folds,
+                 const std::string& doing, Takes&& takes, MatrixOf&& matrix_of, Fitted&& fitted, Scored&& scored) {
   for (int f = 0; f < folds; ++f) {
     std::vector<std::size_t> train, test;
     for (std::size_t p = 0; p < pages.size(); ++p)
@@ -565,7 +574,8 @@ Status each_fold(const std::vector<TrainingPage>& pages, const std::vector<int>&
     Matrix tm, em;
     Booster b;
     if (Status st = matrix_of(train, tm); !st.ok()) return st;
-    if (Status st = fitted(tm, b); !st.ok()) return st;
+    if (Status st = fitted(tm, b, doing + ", fold " + std::to_string(f + 1) + " of " + std::to_string(folds)); !st.ok())
+      return st;
     if (Status st = matrix_of(test, em); !st.ok()) return st;
     Result<std::vector<float>> p = predict(b, em);
     if (!p.ok()) return p.status();
@@ -711,9 +721,11 @@ Result<OutOfFoldTypes> out_of_fold_types(const std::vector<TrainingPage>& pages,
   const auto article = static_cast<std::size_t>(std::find(types.begin(), types.end(), kArticleType) - types.begin());
   // A snippet set names no page types: its pages are typed, never trained on.
   Status folded = each_fold(
-      pages, fold, folds, [&](std::size_t p, bool testing) { return testing || !pages[p].snippet_gold; },
+      pages, fold, folds, "page types", [&](std::size_t p, bool testing) { return testing || !pages[p].snippet_gold; },
       [&](const std::vector<std::size_t>& of, Matrix& m) { return page_matrix(pages, of, features, types, m); },
-      [&](const Matrix& m, Booster& b) { return fit(m, o, "multi:softprob", static_cast<int>(types.size()), b); },
+      [&](const Matrix& m, Booster& b, const std::string& doing) {
+        return fit(m, o, "multi:softprob", static_cast<int>(types.size()), b, doing);
+      },
       [&](const std::vector<std::size_t>& test, const std::vector<float>& p) {
         for (std::size_t i = 0; i < test.size(); ++i) {
           const float* row = p.data() + i * types.size();
@@ -819,7 +831,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
     int folds = 0;
     const std::vector<int> fold = folds_of(pages, o, &folds);
     auto block_matrix = [&](const std::vector<std::size_t>& of, Matrix& m) { return matrix_of(pages, of, cols, o, m); };
-    auto fitted = [&](const Matrix& m, Booster& b) { return fit(m, o, b); };
+    auto fitted = [&](const Matrix& m, Booster& b, const std::string& doing) { return fit(m, o, b, doing); };
     // Each test page's blocks' probabilities, in the order of the rows.
     auto take_scores = [&](const std::vector<std::size_t>& test, const std::vector<float>& p) {
       std::size_t at = 0;
@@ -830,13 +842,14 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
       }
     };
     Status folded = each_fold(
-        pages, fold, folds, [](std::size_t, bool) { return true; }, block_matrix, fitted, take_scores);
+        pages, fold, folds, "block model", [](std::size_t, bool) { return true; }, block_matrix, fitted, take_scores);
     if (!folded.ok()) return folded;
     cv->folds = static_cast<std::size_t>(folds);
     cv->by_collection = o.by_collection;
     PageTypeOptions typer;
     typer.threads = o.threads;
     typer.seed = o.seed;
+    typer.progress = o.progress;
     Result<OutOfFoldTypes> typed = out_of_fold_types(pages, fold, folds, features, typer);
     if (!typed.ok()) return typed.status();
     cv->typed_as = std::move(typed->type);
@@ -881,7 +894,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
         routed[p] = scored_by_others(cv->typed_as[p], cv->article_probability[p], best);
       }
       Status second = each_fold(
-          pages, fold, folds,
+          pages, fold, folds, "second block model",
           [&](std::size_t p, bool testing) { return testing ? routed[p] != 0 : of_other_type(pages[p]); },
           block_matrix, fitted, take_scores);
       if (!second.ok()) return second;
@@ -927,7 +940,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
   Matrix m;
   Booster b;
   if (Status st = matrix_of(pages, all, cols, o, m); !st.ok()) return st;
-  if (Status st = fit(m, o, b); !st.ok()) return st;
+  if (Status st = fit(m, o, b, "block model, all pages"); !st.ok()) return st;
   char threshold[32];
   std::snprintf(threshold, sizeof(threshold), "%.3f", cv != nullptr && cv->folds ? cv->threshold : 0.45);
   char other[32];
@@ -956,7 +969,7 @@ Result<BlockModels> train_block_model(const std::vector<TrainingPage>& pages, co
   Matrix om;
   Booster ob;
   if (Status st = matrix_of(pages, others, cols, o, om); !st.ok()) return st;
-  if (Status st = fit(om, o, ob); !st.ok()) return st;
+  if (Status st = fit(om, o, ob, "second block model, all pages"); !st.ok()) return st;
   std::vector<std::pair<std::string, std::string>> other_attributes = {
       {"threshold", other}, {"pages", "the gold sets' pages whose type is not article"},
       {"trained_on", describe_collections(pages)}};
@@ -1005,7 +1018,7 @@ Result<std::string> train_page_type_model(const std::vector<TrainingPage>& pages
   Matrix m;
   Booster b;
   if (Status st = page_matrix(pages, all, features, types, m); !st.ok()) return st;
-  if (Status st = fit(m, o, "multi:softprob", classes, b); !st.ok()) return st;
+  if (Status st = fit(m, o, "multi:softprob", classes, b, "page types, all pages"); !st.ok()) return st;
   std::string joined;
   for (const std::string& t : types) joined += (joined.empty() ? "" : ",") + t;
   std::vector<std::pair<std::string, std::string>> attributes = {{"types", joined},

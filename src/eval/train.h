@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -22,6 +23,12 @@
 namespace husk {
 
 class FeatureExtractor;
+
+// Where a training run stands, for a progress line (husk train draws one on
+// a terminal): what it is doing ("analysing pages", "block model, fold 2
+// of 5") and how far, `done` of `total` (pages, boosting rounds). Called on
+// the thread that called the training function; an empty one is not.
+using TrainingProgress = std::function<void(const std::string& doing, std::size_t done, std::size_t total)>;
 
 // A must-keep or must-drop snippet of a snippet set's page (trafilatura's
 // evaldata.json): the blocks holding its 3-grams, and the places where it
@@ -113,10 +120,11 @@ std::string describe_collections(const std::vector<TrainingPage>& pages);
 
 // Every page of the gold sets (a WCXB split's directory or a benchmark's
 // ground-truth.json each) through the processor's analysis and the density
-// extractor, with features and gold coverage; `jobs` threads.
+// extractor, with features and gold coverage; `jobs` threads; `progress`
+// hears of each page analysed.
 Result<std::vector<TrainingPage>> collect_training_pages(const std::vector<std::string>& gold_sets,
                                                          const Processor& processor, const FeatureExtractor& features,
-                                                         unsigned jobs);
+                                                         unsigned jobs, const TrainingProgress& progress = {});
 
 // What extraction keeps of a page given its blocks' probabilities and
 // words: the blocks at or above the threshold that are not furniture
@@ -184,6 +192,8 @@ struct TreeOptions {
   // Written into the model beside its training settings and cross-
   // validated figures: how to make it again (command, data and its hashes).
   std::vector<std::pair<std::string, std::string>> provenance;
+  // Hears of each boosting round of each model fitted.
+  TrainingProgress progress;
 };
 
 // The block model. Each block is labelled content when the gold covers at

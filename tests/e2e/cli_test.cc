@@ -426,6 +426,44 @@ TEST(Cli, BadConfigNamesFileAndLine) {
   EXPECT_NE(r.out.find("bad.toml:2"), std::string::npos) << r.out;
 }
 
+// A husk train run of minutes says where it stands when stderr is a
+// terminal (script(1) gives it one here): the pages analysed, then each
+// model's boosting rounds, fold by fold; in a pipe or a log it draws
+// nothing.
+TEST(Cli, TrainSaysWhereItStandsOnATerminalOnly) {
+  const std::string wcxb = test::dataset("wcxb-dev");
+  if (wcxb.empty()) GTEST_SKIP() << "wcxb-dev is absent from ../shared/datasets";
+  if (test::run_command("command -v script > /dev/null").exit_code != 0) GTEST_SKIP() << "no script(1) to give husk a terminal";
+  // The split's first 40 pages, in its layout: articles and services.
+  TempDir dir;
+  const std::filesystem::path split = dir.path() / "split";
+  std::filesystem::create_directories(split / "html");
+  std::filesystem::create_directories(split / "ground-truth");
+  std::vector<std::string> pages;
+  for (const auto& entry : std::filesystem::directory_iterator(wcxb + "/html")) pages.push_back(entry.path().filename());
+  std::sort(pages.begin(), pages.end());
+  pages.resize(std::min<std::size_t>(pages.size(), 40));
+  for (const std::string& page : pages) {
+    const std::string id = page.substr(0, page.find('.'));
+    std::filesystem::copy_file(wcxb + "/html/" + page, split / "html" / page);
+    std::filesystem::copy_file(wcxb + "/ground-truth/" + id + ".json", split / "ground-truth" / (id + ".json"));
+  }
+  const std::string train = "train extract " + split.string() + " --folds 2 --rounds 3";
+  test::CommandResult terminal =
+      test::run_command("script -qec '" + std::string(HUSK_BINARY) + " " + train + "' /dev/null");
+  ASSERT_EQ(terminal.exit_code, 0) << terminal.out;
+  for (const std::string& drawn :
+       {"\rtrain: analysing pages: 1/40", "\rtrain: block model, fold 1 of 2: 1/3", "\rtrain: block model, fold 2 of 2: 1/3",
+        "\rtrain: page types, fold 1 of 2: 1/80", "\rtrain: page types, fold 2 of 2: 1/80",
+        "\rtrain: block model, all pages: 1/3"})
+    EXPECT_NE(terminal.out.find(drawn), std::string::npos) << "not drawn: " << drawn.substr(1) << "\n" << terminal.out;
+  test::CommandResult piped = run_husk(train + " 2>&1");
+  ASSERT_EQ(piped.exit_code, 0);
+  EXPECT_NE(piped.out.find("husk train: 40 pages"), std::string::npos) << piped.out;
+  EXPECT_EQ(piped.out.find('\r'), std::string::npos) << piped.out;
+  EXPECT_EQ(piped.out.find("train: block model"), std::string::npos) << piped.out;
+}
+
 TEST(Cli, DumpFeaturesWritesEveryBlock) {
   TempDir dir;
   write_file(dir.file("a.html"), article(2));
