@@ -213,19 +213,24 @@ class Index {
   IndexStats stats() const;
   // The options the index was opened with (its decision rule among them).
   const IndexOptions& options() const;
+  // Where a pass over a large index stands, for a progress line (husk db
+  // draws one on a terminal): the table being read ("pages", "band
+  // postings", ...) and its entries read, of how many it holds. Called on
+  // the calling thread, entry by entry.
+  using Progress = std::function<void(const std::string& reading, uint64_t done, uint64_t total)>;
   // Checks that every posting points at a stored page and every stored
   // page has its postings, and that records, clusters and counters agree;
   // returns the problems found (none: clean). Reads every table in key
   // order, in bounded memory; `exhaustive` looks every posting up one by
   // one instead (the same problems, in the same order: the streamed
   // check's twin, with a resident set as large as the index).
-  std::vector<std::string> verify(bool exhaustive = false) const;
+  std::vector<std::string> verify(bool exhaustive = false, const Progress& progress = {}) const;
   // Copies the environment, compacted, into an empty directory (a backup).
   Status compact_to(const std::string& dir) const;
   // Every stored record, one JSON line each, in id order. A damaged record
   // is left out and named in the error returned after the others are
   // written.
-  Status export_jsonl(std::ostream& out) const;
+  Status export_jsonl(std::ostream& out, const Progress& progress = {}) const;
 
   struct Impl;
 

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
@@ -23,6 +24,7 @@
 #include "base/text_util.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/progress.h"
 #include "service/service.h"
 
 namespace husk::cli {
@@ -393,8 +395,15 @@ int run_db(const DbArgs& args) {
     std::printf("%s\n", j.dump(1).c_str());
     return 0;
   }
+  // A pass over a large index takes minutes: where it stands is drawn on
+  // a terminal, as husk extract draws its pages.
+  Progress progress("db " + args.action);
+  const Index::Progress drawn = [&progress](const std::string& reading, uint64_t done, uint64_t total) {
+    progress.stage(reading, done, total);
+  };
   if (args.action == "verify") {
-    std::vector<std::string> problems = index.verify();
+    std::vector<std::string> problems = index.verify(false, drawn);
+    progress.finish();
     for (const std::string& p : problems) std::printf("%s\n", p.c_str());
     std::printf("%s\n", problems.empty() ? "ok" : (std::to_string(problems.size()) + " problems").c_str());
     return problems.empty() ? 0 : 1;
@@ -405,7 +414,9 @@ int run_db(const DbArgs& args) {
     return st.ok() ? 0 : fail("db compact", st.message(), 1);
   }
   if (args.action == "export") {
-    Status st = index.export_jsonl(std::cout);
+    // Its records go to stdout: on a terminal the line would be drawn among them.
+    Status st = index.export_jsonl(std::cout, isatty(STDOUT_FILENO) == 1 ? Index::Progress() : drawn);
+    progress.finish();
     return st.ok() ? 0 : fail("db export", st.message(), 1);
   }
   return 2;

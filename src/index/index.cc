@@ -1301,6 +1301,25 @@ IndexStats Index::stats() const {
 
 namespace {
 
+// A pass over one table, told to Index::Progress entry by entry, of the
+// entries the table holds in the pass's transaction.
+class PassProgress {
+ public:
+  PassProgress(const Index::Progress& progress, std::string reading, MDB_txn* txn, MDB_dbi table)
+      : progress_(progress), reading_(std::move(reading)) {
+    MDB_stat st{};
+    if (progress_ && mdb_stat(txn, table, &st) == 0) total_ = st.ms_entries;
+  }
+  void step() {
+    if (progress_) progress_(reading_, ++done_, total_);
+  }
+
+ private:
+  const Index::Progress& progress_;
+  std::string reading_;
+  uint64_t done_ = 0, total_ = 0;
+};
+
 // The posting tables' contents as multisets, summed by the posted page's
 // bucket without being held: what the stored records say the tables hold
 // beside what they hold. A bucket whose sums differ holds a problem; only
@@ -1342,17 +1361,19 @@ class PostingLedger {
 // way `exhaustive` checks, faults pages all over it: a 4 GB index verified
 // so peaked at a 4 GB resident set. Reading in order, the map's pages are
 // dropped as they are passed (MapRelease).
-std::vector<std::string> Index::verify(bool exhaustive) const {
+std::vector<std::string> Index::verify(bool exhaustive, const Progress& progress) const {
   std::vector<std::string> problems;
   ReadTxn r(impl_->env);
   if (r.rc != 0) return {std::string("cannot open a read transaction: ") + mdb_strerror(r.rc)};
   const Impl& I = *impl_;
+  auto pass = [&](std::string reading, MDB_dbi table) { return PassProgress(progress, std::move(reading), r.txn, table); };
   Txn txn(r.txn);
   MapRelease release(impl_->env);
   uint64_t pages = 0, duplicates = 0;
   enum Posting : std::size_t { kBand, kSimhash, kMember };
   const MDB_dbi posting_table[] = {I.bands, I.simhash, I.members};
   const char* const missing[] = {": band posting missing", ": simhash posting missing", ""};
+  const char* const posting_name[] = {"band postings", "simhash postings", "cluster members"};
   PostingLedger expected, found;
   // A posting is looked up one by one where its bucket's sums differ, or
   // everywhere when exhaustive.
@@ -1385,7 +1406,9 @@ std::vector<std::string> Index::verify(bool exhaustive) const {
           problems.push_back(std::string(keys->key()) + ": " + what + " counts are kept for a page that is not stored");
       }
   };
+  PassProgress stored = pass("pages", I.docs);
   txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
+    stored.step();
     release.read(record, 4);  // minima, cluster, its main, duplicate_of's cluster
     counted_up_to(key);
     std::string id(key);
@@ -1430,19 +1453,24 @@ std::vector<std::string> Index::verify(bool exhaustive) const {
   });
   bool any = exhaustive;
   if (!exhaustive) {
-    for (std::size_t table : {kBand, kSimhash, kMember})
+    for (std::size_t table : {kBand, kSimhash, kMember}) {
+      PassProgress postings_read = pass(posting_name[table], posting_table[table]);
       txn.each(posting_table[table], "", [&](std::string_view key, std::string_view id) {
+        postings_read.step();
         release.read(id);
         found.add(table, key, id);
         return true;
       });
+    }
     for (std::size_t table : {kBand, kSimhash, kMember})
       for (std::size_t b = 0; b < PostingLedger::kBuckets; ++b)
         any |= suspect[table * PostingLedger::kBuckets + b] = expected.differs(found, table, b);
   }
   // The suspect buckets' pages, their postings looked up one by one.
+  PassProgress looked_up = pass("pages whose postings are looked up", I.docs);
   if (any)
     txn.each(I.docs, "", [&](std::string_view key, std::string_view record) {
+      looked_up.step();
       release.read(record, 8);
       if (!suspected(kBand, key) && !suspected(kSimhash, key) && !suspected(kMember, key)) return true;
       const std::string id(key);
@@ -1460,14 +1488,19 @@ std::vector<std::string> Index::verify(bool exhaustive) const {
       return true;
     });
   // Postings of pages that are not stored.
-  for (std::size_t table : {kBand, kSimhash, kMember})
+  for (std::size_t table : {kBand, kSimhash, kMember}) {
+    PassProgress posted = pass(std::string(posting_name[table]) + "' pages", posting_table[table]);
     txn.each(posting_table[table], "", [&](std::string_view key, std::string_view id) {
+      posted.step();
       release.read(id, suspected(table, id));
       if (suspected(table, id) && !txn.get(I.docs, id)) problems.push_back("posting to missing page " + std::string(id));
       return true;
     });
+  }
   uint64_t clusters = 0;
+  PassProgress clusters_read = pass("clusters", I.clusters);
   txn.each(I.clusters, "", [&](std::string_view key, std::string_view value) {
+    clusters_read.step();
     release.read(value, 1);
     ++clusters;
     const std::string main = Impl::main_of(value);
@@ -1523,13 +1556,15 @@ Status Index::compact_to(const std::string& dir) const {
   return Status();
 }
 
-Status Index::export_jsonl(std::ostream& out) const {
+Status Index::export_jsonl(std::ostream& out, const Progress& progress) const {
   ReadTxn r(impl_->env);
   if (r.rc != 0) return lmdb_error(r.rc, "cannot read the index");
   Txn txn(r.txn);
   std::vector<std::string> damaged;
   MapRelease release(impl_->env);
+  PassProgress exported(progress, "pages", r.txn, impl_->docs);
   txn.each(impl_->docs, "", [&](std::string_view id, std::string_view record) {
+    exported.step();
     release.read(record);
     if (!whole_record(record)) {
       damaged.emplace_back(id);

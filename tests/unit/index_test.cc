@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "dedup/search.h"
 #include "husk/index.h"
@@ -430,6 +431,57 @@ TEST(Index, ALongIdFailsOnlyItsOwnPage) {
   EXPECT_TRUE(verdicts[2].ok()) << verdicts[2].status().to_string();
   EXPECT_EQ(index->stats().pages, 2u);
   EXPECT_TRUE(index->verify().empty());
+}
+
+// verify() and export_jsonl() say where they stand, table by table, entry
+// by entry, up to each table's count, and find and write what they do
+// without being asked.
+TEST(Index, MaintenancePassesSayWhereTheyStand) {
+  test::TempDir dir;
+  Result<Processor> processor = signing_processor();
+  ASSERT_TRUE(processor.ok());
+  // Three stories, the first twice.
+  const std::vector<std::string> stories = {
+      "The harbour master said on Monday that the old pier will close for repairs after the winter storms broke "
+      "two of its pillars and flooded the fish market beside it.",
+      "Readers of the city library borrowed more audio books than printed novels last year, its annual report "
+      "shows, and the reading room will open on Sundays from March.",
+      "The council voted to plant four hundred trees along the ring road, paid for by a grant that also covers "
+      "benches, bicycle racks and a new footpath to the station.",
+      "The harbour master said on Monday that the old pier will close for repairs after the winter storms broke "
+      "two of its pillars and flooded the fish market beside it."};
+  std::vector<PageResult> pages;
+  for (const std::string& story : stories)
+    pages.push_back(processor->process("https://p.example/" + std::to_string(pages.size()),
+                                       "<html><body><article><p>" + story + "</p></article></body></html>"));
+  std::unique_ptr<Index> index = open_index(dir, "db", 3);
+  ASSERT_NE(index, nullptr);
+  for (const auto& verdict : index->add({&pages[0], &pages[1], &pages[2], &pages[3]})) ASSERT_TRUE(verdict.ok());
+  const IndexStats stats = index->stats();
+  ASSERT_EQ(stats.pages, 4u);
+  ASSERT_EQ(stats.clusters, 3u);  // the two harbour pages are one
+  std::map<std::string, std::pair<uint64_t, uint64_t>> last;  // reading -> done, total
+  std::vector<std::string> order;
+  const Index::Progress heard = [&](const std::string& reading, uint64_t done, uint64_t total) {
+    if (!last.count(reading)) order.push_back(reading);
+    EXPECT_EQ(done, last[reading].first + 1) << reading;
+    last[reading] = {done, total};
+  };
+  EXPECT_EQ(index->verify(false, heard), index->verify());
+  EXPECT_EQ(order, (std::vector<std::string>{"pages", "band postings", "cluster members", "band postings' pages",
+                                             "cluster members' pages", "clusters"}));
+  EXPECT_EQ(last["pages"], std::make_pair(uint64_t{4}, uint64_t{4}));
+  EXPECT_EQ(last["cluster members"], std::make_pair(uint64_t{4}, uint64_t{4}));
+  EXPECT_EQ(last["clusters"], std::make_pair(uint64_t{3}, uint64_t{3}));
+  EXPECT_EQ(last["band postings"], std::make_pair(stats.band_postings, stats.band_postings));
+  last.clear();
+  order.clear();
+  std::ostringstream heard_out, quiet_out;
+  ASSERT_TRUE(index->export_jsonl(heard_out, heard).ok());
+  ASSERT_TRUE(index->export_jsonl(quiet_out).ok());
+  EXPECT_EQ(heard_out.str(), quiet_out.str());
+  EXPECT_EQ(order, std::vector<std::string>{"pages"});
+  EXPECT_EQ(last["pages"], std::make_pair(uint64_t{4}, uint64_t{4}));
 }
 
 // A full index: the page that does not fit fails alone (Code::kLimit, the
