@@ -4,7 +4,10 @@
 // HTML Living Standard 13.2.3.2): a byte order mark; the HTTP Content-Type
 // header; a <meta charset> or <meta http-equiv=Content-Type> in the first
 // `sniff_bytes`; otherwise the bytes themselves: valid UTF-8 is UTF-8, and
-// anything else goes to ICU's charset detector. Labels are mapped the way
+// anything else goes to ICU's charset detector, which reads the page as
+// the prescan leaves it (its text, not its scripts). A label the bytes
+// contradict loses: valid UTF-8 under a legacy label is UTF-8, and bytes
+// mostly invalid as UTF-8 under a UTF-8 label go to the detector. Labels are mapped the way
 // browsers map them (ISO-8859-1 and ASCII are windows-1252, GB2312 and GBK
 // are GB18030). Bytes that are invalid in the chosen charset become U+FFFD.
 // Text a server encoded twice ("â€™" for "’") is read as it was written.

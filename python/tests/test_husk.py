@@ -454,7 +454,9 @@ def test_the_hostile_inputs_of_the_cli_come_back_as_page_errors(tmp_path):
     big = b"<html><body>" + b"<div class=row><p>filler words in a very large page</p></div>\n" * 800000
     (tmp_path / "b05-50mb.html").write_bytes(big)
     (tmp_path / "b06-textnode.html").write_bytes(b"<html><body><p>" + b"a" * (10 << 20) + b"</p></body></html>")
-    (tmp_path / "b07-bad-utf8.html").write_bytes(b"<meta charset=utf-8><p>valid \xF0\x28\x8C\x28 then \xC0\xAF more</p>")
+    # A UTF-8 page (more valid letters than bad bytes) with bytes that are not UTF-8.
+    (tmp_path / "b07-bad-utf8.html").write_bytes(
+        "<meta charset=utf-8><p>Zoë's naïve cafés, déjà vu at Noël: valid ".encode() + b"\xF0\x28\x8C\x28 then \xC0\xAF more</p>")
     (tmp_path / "b08-unknown-charset.html").write_bytes(b'<meta charset="klingon-8"><p>text under an unknown label</p>')
     (tmp_path / "b09-truncated.warc").write_bytes(
         b"WARC/1.0\r\nWARC-Type: response\r\nContent-Type: application/http\r\nContent-Length: 9999\r\n\r\nHTTP/1.1 200")

@@ -110,7 +110,15 @@ int32_t skip_ascii(const uint8_t* p, int32_t i, int32_t len) {
   return i;
 }
 
-bool is_valid_utf8(std::string_view s) {
+// The non-ASCII sequences of `s` read as UTF-8: how many are valid, and
+// how many invalid (each ill-formed byte run U8_NEXT skips counts once).
+struct Utf8Sequences {
+  std::size_t valid = 0, invalid = 0;
+};
+
+// Reads up to the first invalid sequence when `whole` is false.
+Utf8Sequences utf8_sequences(std::string_view s, bool whole) {
+  Utf8Sequences out;
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());
   int32_t len = static_cast<int32_t>(s.size());
   int32_t i = 0;
@@ -119,10 +127,17 @@ bool is_valid_utf8(std::string_view s) {
     if (i >= len) break;
     UChar32 c;
     U8_NEXT(p, i, len, c);
-    if (c < 0) return false;
+    if (c >= 0) {
+      ++out.valid;
+    } else {
+      ++out.invalid;
+      if (!whole) break;
+    }
   }
-  return true;
+  return out;
 }
+
+bool is_valid_utf8(std::string_view s) { return utf8_sequences(s, false).invalid == 0; }
 
 // How much of a page the prescan reads for the detector: its first
 // kDetectScanShare * detect_bytes bytes, room for the scripts and styles a
@@ -619,12 +634,32 @@ Decoded decode(std::string_view bytes, std::string_view content_type, const Deco
       charset = detect_charset(bytes, options, out);
     }
   }
-  out.charset = charset;
   if (charset == "UTF-8") {
     out.html.assign(bytes);
-    if (std::size_t n = repair_utf8(out.html); n > 0)
-      out.warnings.push_back(std::to_string(n) + " invalid UTF-8 sequences replaced");
-  } else {
+    if (std::size_t n = repair_utf8(out.html); n > 0) {
+      // A declared UTF-8 the bytes contradict: more of their non-ASCII
+      // sequences are invalid UTF-8 than valid. Text in a legacy charset
+      // forms few valid sequences by chance (above: none in windows-1251,
+      // one in four in GB2312), while a UTF-8 page that took in stray bytes
+      // (a pasted windows-1252 quote, a cut at its end) keeps most of its
+      // sequences valid. A template's or server's default label over text
+      // saved in the site's old charset is the usual cause; read as UTF-8,
+      // every letter of it would be U+FFFD. Detection takes over.
+      const Utf8Sequences seen = utf8_sequences(bytes, true);
+      if (out.charset_source != "bom" && seen.invalid > seen.valid) {
+        out.warnings.push_back("declared charset UTF-8 (" + out.charset_source + ") contradicts the bytes: " +
+                               std::to_string(seen.invalid) + " of their " + std::to_string(seen.invalid + seen.valid) +
+                               " non-ASCII sequences are not UTF-8; the charset is detected");
+        out.charset_source = "detected";
+        charset = detect_charset(bytes, options, out);
+      } else {
+        out.warnings.push_back(std::to_string(n) + " invalid UTF-8 sequences replaced");
+      }
+    }
+  }
+  out.charset = charset;
+  if (charset != "UTF-8") {
+    out.html.clear();
     convert_to_utf8(bytes, charset, out);
   }
   note_double_encoding(out);

@@ -39,7 +39,10 @@ TEST(Hostile, BadPagesNeverHurtTheirNeighbours) {
       {"b05-50mb.html", big},
       {"b06-textnode.html", text_node},
       {"b07-bad-utf8.html",
-       "<meta charset=utf-8><h1>A note</h1><p>The bytes of this sentence are valid \xF0\x28\x8C\x28 then "
+       // A UTF-8 page (its accented letters are valid UTF-8, more of them than the bad bytes) with
+       // bytes that are not: those become U+FFFD, the rest is kept.
+       "<meta charset=utf-8><h1>A note from Zo\xC3\xAB</h1><p>Na\xC3\xAFve caf\xC3\xA9s, d\xC3\xA9j\xC3\xA0 vu at "
+       "No\xC3\xABl: the bytes of this sentence are valid \xF0\x28\x8C\x28 then "
        "\xC0\xAF more, and the paragraph goes on long enough to be read as the page's text: it tells how a "
        "decoder replaces what is not UTF-8 and keeps everything else as it was written.</p>"},
       {"b08-unknown-charset.html", "<meta charset=\"klingon-8\"><p>text under an unknown charset label</p>"},

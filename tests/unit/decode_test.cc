@@ -171,14 +171,42 @@ TEST(Decode, UndeclaredLegacyPagesOfEveryLanguageAreReadInTheirCharset) {
     if (U_FAILURE(err)) continue;
     bytes.resize(static_cast<std::size_t>(target - bytes.data()));
     ++pages[language];
+    const std::string expected = converted(bytes, charset.at(language), "UTF-8");
     const Decoded d = decode(bytes, "");
-    EXPECT_TRUE(d.html == converted(bytes, charset.at(language), "UTF-8"))
-        << id << " is " << charset.at(language) << ", read as " << d.charset;
+    EXPECT_TRUE(d.html == expected) << id << " is " << charset.at(language) << ", read as " << d.charset;
+    // The same page served as UTF-8, which its bytes contradict.
+    const Decoded labelled = decode(bytes, "text/html; charset=utf-8");
+    EXPECT_TRUE(labelled.html == expected) << id << " labelled UTF-8 is " << charset.at(language) << ", read as "
+                                           << labelled.charset;
   }
   for (const auto& [language, name] : charset) {
     std::printf("%s: %zu pages in %s\n", language.c_str(), pages[language], name);
     EXPECT_GE(pages[language], 60u) << language;
   }
+}
+
+// A page labelled UTF-8 whose bytes are another charset's (more of its
+// non-ASCII sequences invalid UTF-8 than valid) is read in the charset
+// detected, and says so; a UTF-8 page with a stray byte stays UTF-8.
+TEST(Decode, ADeclaredUtf8TheBytesContradictIsDetected) {
+  const std::string body = std::string("<p>") + kRussian + "</p><p>" + kRussian + "</p></body></html>";
+  for (const bool in_header : {false, true}) {
+    const std::string meta = in_header ? "" : "<meta charset=\"utf-8\">";
+    const std::string page = "<html><head>" + meta + "<title>t</title></head><body>" + body;
+    Decoded d = decode(encode(page, "windows-1251"), in_header ? "text/html; charset=UTF-8" : "text/html");
+    EXPECT_EQ(d.charset, "windows-1251") << (in_header ? "header" : "meta");
+    EXPECT_EQ(d.charset_source, "detected");
+    EXPECT_NE(d.html.find(kRussian), std::string::npos);
+    ASSERT_FALSE(d.warnings.empty());
+    EXPECT_NE(d.warnings[0].find("contradicts the bytes"), std::string::npos) << d.warnings[0];
+  }
+  const std::string stray = "<html><head><meta charset=\"utf-8\"></head><body><p>" + std::string(kRussian) +
+                            " \x92</p></body></html>";
+  Decoded d = decode(stray, "text/html");
+  EXPECT_EQ(d.charset, "UTF-8");
+  EXPECT_NE(d.html.find(std::string(kRussian) + " \xEF\xBF\xBD"), std::string::npos);
+  ASSERT_EQ(d.warnings.size(), 1u);
+  EXPECT_EQ(d.warnings[0], "1 invalid UTF-8 sequences replaced");
 }
 
 TEST(Decode, UnknownMetaCharsetIsReportedAndDetectionTakesOver) {
@@ -189,8 +217,10 @@ TEST(Decode, UnknownMetaCharsetIsReportedAndDetectionTakesOver) {
   EXPECT_NE(d.html.find(kRussian), std::string::npos);
 }
 
+// In a UTF-8 page (most of its non-ASCII sequences valid: "déjà", "café").
 TEST(Decode, InvalidUtf8BecomesReplacementCharacter) {
-  Decoded d = decode("<meta charset=utf-8><p>ok \xC3\x28 and \xFF end</p>", "");
+  Decoded d = decode("<meta charset=utf-8><p>d\xC3\xA9j\xC3\xA0 vu, caf\xC3\xA9: ok \xC3\x28 and \xFF end</p>", "");
+  EXPECT_EQ(d.charset, "UTF-8");
   EXPECT_NE(d.html.find("ok \xEF\xBF\xBD( and \xEF\xBF\xBD end"), std::string::npos);
   EXPECT_FALSE(d.warnings.empty());
 }
