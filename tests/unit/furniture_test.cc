@@ -43,6 +43,7 @@ TEST(Furniture, EachClassMatchesItsLinesInTheCollectionsLanguages) {
       {"（責任編輯：趙晗）", "editor"},
       {"(曹文明 編輯)", "editor"},
       {"記者陳鈞凱／台北報導", "editor"},
+      {"記者陳鈞凱∕台北報導", "editor"},  // Big5's slash as ICU reads it
       {"外汇网声明：外汇网转载上述内容，不表明证实其描述，仅供投资者参考。", "notice"},
       {"(聲明：刊用《中國新聞周刊》稿件務經書面授權)", "notice"},
       {"【免责声明】本文仅代表作者本人观点。", "notice"},
