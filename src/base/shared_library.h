@@ -47,6 +47,19 @@ class SharedLibrary {
 
 }  // namespace husk
 
+namespace husk {
+
+// The symbols of one library (a struct holding its SharedLibrary and the
+// functions taken from it, each a HUSK_LIBRARY_SYMBOL), opened by the first
+// call, whichever thread makes it, and kept for the life of the process.
+template <class Library>
+const Library& opened() {
+  static const Library library;
+  return library;
+}
+
+}  // namespace husk
+
 // The function or object `name` of `library`, typed as the library's
 // header declares it; decltype reads the declaration without a reference
 // the linker would have to resolve.

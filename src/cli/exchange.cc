@@ -46,10 +46,7 @@ struct Mpi {
   MPI_Op sum = static_cast<MPI_Op>(static_cast<void*>(HUSK_LIBRARY_SYMBOL(library, ompi_mpi_op_sum)));
 };
 
-const Mpi& mpi() {
-  static const Mpi library;
-  return library;
-}
+const Mpi& mpi() { return opened<Mpi>(); }
 
 class MpiExchange final : public Exchange {
  public:

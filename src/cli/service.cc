@@ -165,10 +165,7 @@ struct Mhd {
   decltype(&MHD_destroy_response) destroy_response = HUSK_LIBRARY_SYMBOL(library, MHD_destroy_response);
 };
 
-const Mhd& mhd() {
-  static const Mhd library;
-  return library;
-}
+const Mhd& mhd() { return opened<Mhd>(); }
 
 // The HTTP layer: libmicrohttpd gives each connection its own thread, so a
 // slow or idle client holds its own thread and socket, never another

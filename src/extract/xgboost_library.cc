@@ -3,7 +3,7 @@
 namespace husk {
 
 const XGBoostLibrary& xgboost() {
-  static const XGBoostLibrary library;
+  const XGBoostLibrary& library = opened<XGBoostLibrary>();
   static const bool quiet = library.library.ok() && library.set_global_config("{\"verbosity\": 0}") == 0;
   static_cast<void>(quiet);
   return library;

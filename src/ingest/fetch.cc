@@ -41,10 +41,7 @@ struct Curl {
   CURLcode global = library.ok() ? global_init(CURL_GLOBAL_DEFAULT) : CURLE_FAILED_INIT;
 };
 
-const Curl& curl_library() {
-  static const Curl curl;  // C++11: initialised once, by the first thread
-  return curl;
-}
+const Curl& curl_library() { return opened<Curl>(); }
 
 std::string header_of(const Curl& lib, CURL* curl, const char* name) {
   curl_header* h = nullptr;

@@ -24,10 +24,7 @@ struct CryptoLibrary {
   decltype(&EVP_sha1) sha1 = HUSK_LIBRARY_SYMBOL(library, EVP_sha1);
 };
 
-const CryptoLibrary& crypto() {
-  static const CryptoLibrary library;
-  return library;
-}
+const CryptoLibrary& crypto() { return opened<CryptoLibrary>(); }
 
 // "" when libcrypto is missing (crypto_loaded() says so before signing).
 std::string digest_hex(const EVP_MD* (*md)(), std::string_view bytes) {
