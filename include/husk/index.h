@@ -216,7 +216,8 @@ class Index {
   // Where a pass over a large index stands, for a progress line (husk db
   // draws one on a terminal): the table being read ("pages", "band
   // postings", ...) and its entries read, of how many it holds. Called on
-  // the calling thread, entry by entry.
+  // the calling thread, entry by entry; compact_to's from a thread of its
+  // own, a few times a second.
   using Progress = std::function<void(const std::string& reading, uint64_t done, uint64_t total)>;
   // Checks that every posting points at a stored page and every stored
   // page has its postings, and that records, clusters and counters agree;
@@ -226,7 +227,9 @@ class Index {
   // check's twin, with a resident set as large as the index).
   std::vector<std::string> verify(bool exhaustive = false, const Progress& progress = {}) const;
   // Copies the environment, compacted, into an empty directory (a backup).
-  Status compact_to(const std::string& dir) const;
+  // Its progress is the bytes written ("bytes written") of those the index
+  // uses; the last call gives the copy's size as both.
+  Status compact_to(const std::string& dir, const Progress& progress = {}) const;
   // Every stored record, one JSON line each, in id order. A damaged record
   // is left out and named in the error returned after the others are
   // written.

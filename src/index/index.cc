@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <lmdb.h>
 #include <unistd.h>
 
@@ -907,13 +908,13 @@ struct Index::Impl {
   // The bytes the index holds: the pages up to the highest one written,
   // less those on LMDB's free list (freed by deletions, reused by later
   // writes). The free list is read only when the first figure is over the
-  // limit, which is rare.
-  uint64_t used_bytes(MDB_txn* txn) {
+  // limit, which is rare, or when asked for the `exact` figure.
+  uint64_t used_bytes(MDB_txn* txn, bool exact = false) {
     MDB_envinfo info{};
     MDB_stat stat{};
     if (mdb_env_info(env, &info) != 0 || mdb_env_stat(env, &stat) != 0) return 0;
     const uint64_t written = (static_cast<uint64_t>(info.me_last_pgno) + 1) * stat.ms_psize;
-    if (written < options.map_size) return written;
+    if (!exact && written < options.map_size) return written;
     uint64_t free_pages = 0;
     MDB_cursor* cursor = nullptr;
     if (mdb_cursor_open(txn, 0, &cursor) == 0) {  // LMDB's free list is table 0
@@ -1531,7 +1532,51 @@ std::vector<std::string> Index::verify(bool exhaustive, const Progress& progress
 // renamed to data.mdb: a compaction killed midway leaves no data.mdb, so
 // the target never holds a half-written index that LMDB would map (a
 // truncated map file faults with SIGBUS when read).
-Status Index::compact_to(const std::string& dir) const {
+// LMDB writes the copy from a thread of its own and says nothing while it
+// does; a copy of gigabytes takes minutes. Where it stands is the copy's
+// size, read from beside it a few times a second, against the bytes the
+// index uses (the compacted copy leaves the free pages out, so it ends at
+// or under that figure).
+class CopyWatch {
+ public:
+  CopyWatch(const Index::Progress& progress, int fd, uint64_t total) : progress_(progress), fd_(fd), total_(total) {
+    if (progress_) watcher_ = std::thread([this] { watch(); });
+  }
+  // Stops watching and reports the copy's size as both figures.
+  void finish() {
+    if (!watcher_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    woken_.notify_one();
+    watcher_.join();
+    const uint64_t size = written();
+    progress_(kReading, size, size);
+  }
+  ~CopyWatch() { finish(); }
+
+ private:
+  static constexpr const char* kReading = "bytes written";
+  uint64_t written() const {
+    struct stat st {};
+    return ::fstat(fd_, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  }
+  void watch() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!woken_.wait_for(lock, std::chrono::milliseconds(200), [this] { return done_; }))
+      progress_(kReading, std::min(written(), total_), total_);
+  }
+  const Index::Progress& progress_;
+  const int fd_;
+  const uint64_t total_;
+  std::mutex mutex_;
+  std::condition_variable woken_;
+  bool done_ = false;
+  std::thread watcher_;
+};
+
+Status Index::compact_to(const std::string& dir, const Progress& progress) const {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -1541,8 +1586,15 @@ Status Index::compact_to(const std::string& dir) const {
   const fs::path partial = fs::path(dir) / "data.mdb.partial";
   int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Status(Code::kIo, partial.string() + ": " + std::strerror(errno));
+  uint64_t used = 0;
+  if (progress) {
+    ReadTxn r(impl_->env);
+    if (r.rc == 0) used = impl_->used_bytes(r.txn, true);
+  }
+  CopyWatch watch(progress, fd, used);
   int rc = mdb_env_copyfd2(impl_->env, fd, MDB_CP_COMPACT);
   const bool synced = rc == 0 && ::fsync(fd) == 0;
+  watch.finish();
   ::close(fd);
   if (rc != 0) return lmdb_error(rc, partial.string());
   if (!synced) return Status(Code::kIo, partial.string() + ": " + std::strerror(errno));

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <map>
@@ -482,6 +483,24 @@ TEST(Index, MaintenancePassesSayWhereTheyStand) {
   EXPECT_EQ(heard_out.str(), quiet_out.str());
   EXPECT_EQ(order, std::vector<std::string>{"pages"});
   EXPECT_EQ(last["pages"], std::make_pair(uint64_t{4}, uint64_t{4}));
+  // A compaction reports the bytes written, never past the bytes the
+  // index uses, and ends at the copy's size.
+  std::vector<std::pair<uint64_t, uint64_t>> written;
+  ASSERT_TRUE(index
+                  ->compact_to(dir.file("backup"),
+                               [&](const std::string& reading, uint64_t done, uint64_t total) {
+                                 EXPECT_EQ(reading, "bytes written");
+                                 written.emplace_back(done, total);
+                               })
+                  .ok());
+  const uint64_t size = std::filesystem::file_size(dir.file("backup") + "/data.mdb");
+  ASSERT_FALSE(written.empty());
+  EXPECT_EQ(written.back(), std::make_pair(size, size));
+  for (std::size_t i = 0; i + 1 < written.size(); ++i) {
+    EXPECT_LE(written[i].first, written[i].second);
+    EXPECT_LE(written[i].first, written[i + 1].first);
+  }
+  EXPECT_LE(size, stats.used_bytes);
 }
 
 // A full index: the page that does not fit fails alone (Code::kLimit, the
