@@ -7,7 +7,10 @@
 
 #include <condition_variable>
 #include <deque>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -469,6 +472,46 @@ class PyIndex {
 
   std::size_t size() const { return index_->stats().pages; }
 
+  // The maintenance of husk db: its counts (stats), its consistency
+  // (verify: the problems found, none when clean), a compacted copy in an
+  // empty directory (compact: the backup) and every stored record as
+  // JSON lines in a file (export).
+  py::dict stats() const { return to_python(nlohmann::ordered_json::parse(index_stats_json(index_->stats()))); }
+
+  std::vector<std::string> verify(bool exhaustive) const {
+    py::gil_scoped_release release;
+    return index_->verify(exhaustive);
+  }
+
+  void compact(const std::string& dir) const {
+    Status st;
+    {
+      py::gil_scoped_release release;
+      st = index_->compact_to(dir);
+    }
+    if (!st.ok()) raise(st);
+  }
+
+  // Written whole or not at all: to PATH.partial, renamed to PATH once
+  // every record is there, as a backup should be. A damaged record is
+  // left out, the others written, and the error names it.
+  void export_records(const std::string& path) const {
+    const std::string partial = path + ".partial";
+    Status st;
+    {
+      py::gil_scoped_release release;
+      std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+      st = out ? index_->export_jsonl(out) : Status(Code::kIo, partial + ": " + std::strerror(errno));
+      out.close();
+      if (st.ok() && !out) st = Status(Code::kIo, partial + ": write failed");
+      std::error_code ec;
+      if (st.ok() || st.code() == Code::kCorrupt) std::filesystem::rename(partial, path, ec);
+      if (ec) st = Status(Code::kIo, path + ": " + ec.message());
+      if (std::filesystem::exists(partial, ec)) std::filesystem::remove(partial, ec);
+    }
+    if (!st.ok()) raise(st);
+  }
+
  private:
   // A page to index: its text (signed, its language identified, as husk
   // dedup's loaders do when a record names none) or its signatures.
@@ -657,7 +700,11 @@ PYBIND11_MODULE(_husk, m) {
       .def("remove", &PyIndex::remove, py::arg("id"))
       .def("get", &PyIndex::get, py::arg("id"))
       .def("query", &PyIndex::query, py::arg("text_or_signatures"), py::arg("url") = std::string())
-      .def("__len__", &PyIndex::size);
+      .def("__len__", &PyIndex::size)
+      .def("stats", &PyIndex::stats)
+      .def("verify", &PyIndex::verify, py::arg("exhaustive") = false)
+      .def("compact", &PyIndex::compact, py::arg("path"))
+      .def("export", &PyIndex::export_records, py::arg("path"));
 
   py::class_<PageReader>(m, "PageReader")
       .def(py::init<std::vector<std::string>>())

@@ -183,6 +183,12 @@ struct IndexStats {
   uint64_t limit_bytes = 0;  // IndexOptions::map_size: adds are refused at this
 };
 
+// The counts as husk db stats prints them and DedupIndex.stats() returns
+// them: {"pages", "clusters", "duplicates", "band_postings",
+// "simhash_postings", "bytes_on_disk", "used_bytes"}; `indent` as
+// nlohmann::json's dump takes it (-1: one line).
+std::string index_stats_json(const IndexStats& stats, int indent = -1);
+
 class Index {
  public:
   static Result<std::unique_ptr<Index>> open(const IndexOptions& options);

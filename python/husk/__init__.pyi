@@ -127,6 +127,19 @@ class DedupIndex:
         [{"id", "url", "measure", "score"}], with "contained" under the containment measure.
         A text with a url is signed as add() would sign it, without its host's frame lines."""
     def __len__(self) -> int: ...
+    def stats(self) -> dict:
+        """The counts husk db stats prints: {"pages", "clusters", "duplicates", "band_postings",
+        "simhash_postings", "bytes_on_disk", "used_bytes"}."""
+    def verify(self, exhaustive: bool = False) -> List[str]:
+        """husk db verify: every posting points at a stored page and every page has its postings;
+        records, clusters and counters agree. The problems found; [] when clean."""
+    def compact(self, path: str) -> None:
+        """husk db compact: a compacted copy of the index in an empty directory (the backup), which
+        DedupIndex(path) opens with the same settings. husk.Error when path already holds an index."""
+    def export(self, path: str) -> None:
+        """husk db export: every stored record, one JSON line each in id order, to the file at path
+        (written to path.partial and renamed when whole). A damaged record is left out, the others
+        written, and husk.Error names it."""
 
 class PageReader:
     def __init__(self, paths: List[str]) -> None: ...

@@ -246,6 +246,33 @@ def test_dedup_index_adds_many_removes_and_reads_records(tmp_path):
     assert len(index) == 2
 
 
+def test_dedup_index_maintenance_is_husk_dbs(tmp_path):
+    # stats, verify, compact and export: what husk db prints and writes.
+    story = " ".join(f"harbour{i} library{i}" for i in range(40))
+    other = " ".join(f"orchard{i} harvest{i}" for i in range(40))
+    index = husk.DedupIndex(str(tmp_path / "db"))
+    index.add_many([("a", story, "https://n.example/a"), ("b", story + " today"), ("c", other)])
+    stats = index.stats()
+    assert (stats["pages"], stats["clusters"], stats["duplicates"]) == (3, 2, 1)
+    shown = subprocess.run([BINARY, "db", "stats", "--db", str(tmp_path / "db")], check=True,
+                           capture_output=True).stdout.decode()
+    assert json.loads(shown) == stats
+    assert index.verify() == [] and index.verify(exhaustive=True) == []
+    index.compact(str(tmp_path / "backup"))
+    with pytest.raises(husk.Error, match="already holds an index"):
+        index.compact(str(tmp_path / "backup"))
+    index.export(str(tmp_path / "records.jsonl"))
+    records = [json.loads(line) for line in (tmp_path / "records.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in records] == ["a", "b", "c"]
+    assert records[1]["duplicate_of"]["id"] == "a" and records[0]["url"] == "https://n.example/a"
+    assert not (tmp_path / "records.jsonl.partial").exists()
+    del index
+    backup = husk.DedupIndex(str(tmp_path / "backup"))
+    assert len(backup) == 3 and backup.get("b") == records[1] and backup.verify() == []
+    with pytest.raises(husk.Error):
+        backup.export(str(tmp_path / "missing" / "records.jsonl"))
+
+
 def test_processor_applies_site_rules(tmp_path):
     site = ROOT / "fixtures" / "sites" / "garden"
     (tmp_path / "garden.toml").write_text('[[rule]]\nhost = "garden.example"\n'

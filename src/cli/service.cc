@@ -384,12 +384,7 @@ int run_db(const DbArgs& args) {
   if (!opened.ok()) return fail("db", opened.status().message(), 1);
   Index& index = **opened;
   if (args.action == "stats") {
-    IndexStats s = index.stats();
-    nlohmann::ordered_json j{{"pages", s.pages},           {"clusters", s.clusters},
-                             {"duplicates", s.duplicates}, {"band_postings", s.band_postings},
-                             {"simhash_postings", s.simhash_postings}, {"bytes_on_disk", s.bytes_on_disk},
-                             {"used_bytes", s.used_bytes}};
-    std::printf("%s\n", j.dump(1).c_str());
+    std::printf("%s\n", index_stats_json(index.stats(), 1).c_str());
     return 0;
   }
   // A pass over a large index takes minutes: where it stands is drawn on

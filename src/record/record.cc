@@ -142,6 +142,17 @@ nlohmann::ordered_json cluster_record(const nlohmann::ordered_json& cluster, con
   return j;
 }
 
+std::string index_stats_json(const IndexStats& s, int indent) {
+  const nlohmann::ordered_json j{{"pages", s.pages},
+                                 {"clusters", s.clusters},
+                                 {"duplicates", s.duplicates},
+                                 {"band_postings", s.band_postings},
+                                 {"simhash_postings", s.simhash_postings},
+                                 {"bytes_on_disk", s.bytes_on_disk},
+                                 {"used_bytes", s.used_bytes}};
+  return j.dump(indent);
+}
+
 nlohmann::ordered_json pair_record(const std::string& a, const std::string& b, const std::string& url_a,
                                    const std::string& url_b, const std::string& measure, float score,
                                    uint8_t contained) {
