@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
@@ -11,6 +12,7 @@
 #include "cli/common.h"
 #include "cli/dedup_input.h"
 #include "cli/exchange.h"
+#include "cli/progress.h"
 #include "eval/report.h"
 #include "record/record.h"
 
@@ -192,9 +194,15 @@ int run_dedup(DedupArgs args) {
   // statistics; minhash streams, and rank 0, which writes --report, loads
   // the pages for it beside.
   const bool load = !streams || (!args.report.empty() && rank == 0);
+  // Reading a corpus takes minutes: the records and pages read are drawn
+  // on a terminal, by rank 0, pass by pass, and cleared before the stage
+  // lines.
+  auto reading = [](const char* what) { return std::make_unique<Progress>(std::string("dedup: ") + what); };
+  auto drawn = [rank](const std::unique_ptr<Progress>& p) { return rank == 0 ? p.get() : nullptr; };
   if (load) {
+    const auto progress = reading("reading");
     loaded = load_dedup_pages(args.inputs, args.jobs, /*keep_texts=*/!args.report.empty(), args.frame,
-                              args.identify_languages);
+                              args.identify_languages, drawn(progress));
     without_signature = loaded.without_signature;
     frame = loaded.frame;
     input_errors = loaded.errors;
@@ -215,12 +223,17 @@ int run_dedup(DedupArgs args) {
     std::unique_ptr<HostLines> lines;
     if (args.frame.min_documents > 0) {
       lines = std::make_unique<HostLines>();
-      for (Status& st : count_host_lines(args.inputs, args.jobs, rank, exchange.size(), *lines))
+      const auto progress = reading("counting host lines");
+      std::vector<Status> errors = count_host_lines(args.inputs, args.jobs, rank, exchange.size(), *lines, drawn(progress));
+      progress->finish();
+      for (Status& st : errors)
         if (rank == 0) fail("dedup", st.message(), 1);
       sum_over_ranks(exchange, *lines);
     }
+    const auto progress = reading("reading");
     StreamedPages streamed = stream_dedup_pages(args.inputs, args.jobs, rank, exchange.size(), sign_options, sink,
-                                                lines.get(), args.frame, args.identify_languages);
+                                                lines.get(), args.frame, args.identify_languages, drawn(progress));
+    progress->finish();
     frame = streamed.frame;
     read_pages = streamed.pages;
     without_signature = streamed.without_signature;

@@ -5,6 +5,7 @@
 
 #include "base/text_util.h"
 #include "cli/common.h"
+#include "cli/progress.h"
 #include "husk/metadata.h"
 #include "record/signature_file.h"
 #include "record/signature_json.h"
@@ -155,16 +156,27 @@ Inputs classify(const std::vector<std::string>& inputs) {
 // runs there on each, and `take` receives them in ordinal order.
 // `only_records`: signature files and pages are not read, and a record
 // line is read further (handed to a job) only when `wanted` says so.
+// `progress` is updated as items are taken: this rank's share taken, those
+// that failed, the bytes of every item read.
 std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
                                 bool keep_text, const std::function<void(Loaded&)>& prepare,
-                                const std::function<void(uint64_t, Loaded&)>& take, bool only_records = false,
+                                const std::function<void(uint64_t, Loaded&)>& take_item, Progress* progress,
+                                bool only_records = false,
                                 const std::function<bool(const std::string&)>& wanted = nullptr) {
   std::vector<Status> errors;
   jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
   const auto [binary, records, raw] = classify(inputs);
   const auto share = static_cast<uint64_t>(ranks);
   uint64_t ordinal = 0;
+  uint64_t bytes = 0, taken = 0, failed = 0;
   auto mine = [&] { return ordinal++ % share == static_cast<uint64_t>(rank); };
+  // Items are taken in order on this thread (OrderedBatches hands them on
+  // here), so the line is drawn from one thread.
+  auto take = [&](uint64_t at, Loaded& l) {
+    if (!l.error.ok() || !l.page_error.ok()) ++failed;
+    take_item(at, l);
+    if (progress != nullptr) progress->update(++taken, failed, bytes);
+  };
 
   for (const std::string& in : only_records ? std::vector<std::string>() : binary)
     if (Status st = read_signature_file(in, [&](DedupPage&& page) {
@@ -193,6 +205,7 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
       hand_on);
   for (const std::string& input : records) {
     Status st = for_each_line(input, [&](Line&& line) {
+      bytes += line.text.size() + 1;
       if (!mine() || (wanted && !wanted(line.text))) return true;
       std::size_t size = line.text.size();
       from_records.push(Item{ordinal - 1, std::move(line), {}}, size);
@@ -218,6 +231,7 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
         },
         hand_on);
     IngestStats stats = ingest(raw, IngestOptions{}, [&](RawPage&& page) {
+      bytes += page.bytes.size();
       if (!mine()) return true;
       std::size_t size = page.bytes.size();
       from_pages.push(Item{ordinal - 1, {}, std::move(page)}, size);
@@ -232,7 +246,7 @@ std::vector<Status> read_inputs(const std::vector<std::string>& inputs, unsigned
 }  // namespace
 
 LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts,
-                             const HostLineOptions& frame, bool identify_languages) {
+                             const HostLineOptions& frame, bool identify_languages, Progress* progress) {
   LoadedPages out;
   std::vector<Loaded> loaded;
   // The text is kept only to be signed below, or for the report.
@@ -241,7 +255,7 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
     if (l.has_signature && !keep_texts) l.text.clear();
   };
   out.errors = read_inputs(inputs, jobs, 0, 1, keep_texts, prepare,
-                           [&](uint64_t, Loaded& l) { loaded.push_back(std::move(l)); });
+                           [&](uint64_t, Loaded& l) { loaded.push_back(std::move(l)); }, progress);
 
   // Texts without signatures: frame lines out, statistics from the texts
   // themselves, then every signer.
@@ -291,7 +305,7 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
 }
 
 std::vector<Status> count_host_lines(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
-                                     HostLines& lines) {
+                                     HostLines& lines, Progress* progress) {
   // Keys on the reading threads, counts in input order on this one. Only
   // records with a URL are parsed: a record without one has no host.
   auto prepare = [&](Loaded& l) {
@@ -300,12 +314,12 @@ std::vector<Status> count_host_lines(const std::vector<std::string>& inputs, uns
   };
   auto with_url = [](const std::string& line) { return line.find("\"url\"") != std::string::npos; };
   return read_inputs(inputs, jobs, rank, ranks, false, prepare, [&](uint64_t, Loaded& l) { lines.count(l.host_keys); },
-                     /*only_records=*/true, with_url);
+                     progress, /*only_records=*/true, with_url);
 }
 
 StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
                                  const SignOptions& sign_options, const DedupSink& sink, const HostLines* lines,
-                                 const HostLineOptions& frame, bool identify_languages) {
+                                 const HostLineOptions& frame, bool identify_languages, Progress* progress) {
   StreamedPages out;
   SignOptions minhash_only = sign_options;
   minhash_only.signers = {"minhash"};
@@ -336,7 +350,7 @@ StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigne
       ++out.pages;
     }
   };
-  out.errors = read_inputs(inputs, jobs, rank, ranks, false, prepare, take);
+  out.errors = read_inputs(inputs, jobs, rank, ranks, false, prepare, take, progress);
   return out;
 }
 

@@ -21,6 +21,8 @@
 
 namespace husk::cli {
 
+class Progress;
+
 // The fields of a record that husk dedup reads, into `page`: the id (the
 // line's source when missing), url, title and language as strings, rank
 // and boilerplate as numbers, and, in a record without "sig" or "error",
@@ -57,15 +59,18 @@ struct LoadedPages {
 // With keep_texts, each page's text as its record gave it, frame lines
 // included. With identify_languages, a record's text that names no
 // language is identified (page_language, husk/metadata.h) as it is read;
-// otherwise it is compared under no language.
+// otherwise it is compared under no language. Each reader below updates
+// `progress`, when given, with the records and pages read, those that
+// failed, and the bytes read.
 LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, bool keep_texts = false,
-                             const HostLineOptions& frame = kNoFrameLines, bool identify_languages = false);
+                             const HostLineOptions& frame = kNoFrameLines, bool identify_languages = false,
+                             Progress* progress = nullptr);
 
 // The first pass of a streamed run with frame lines: counts the host lines
 // of this rank's share of the texts into `lines` (to be summed over the
 // ranks before the second pass); returns the inputs that could not be read.
 std::vector<Status> count_host_lines(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
-                                     HostLines& lines);
+                                     HostLines& lines, Progress* progress = nullptr);
 
 // The same inputs as a stream, for the corpus-scale search: each page's
 // ordinal is its position among all records and pages of the inputs; only
@@ -87,6 +92,6 @@ struct StreamedPages {
 StreamedPages stream_dedup_pages(const std::vector<std::string>& inputs, unsigned jobs, int rank, int ranks,
                                  const SignOptions& sign_options, const DedupSink& sink,
                                  const HostLines* lines = nullptr, const HostLineOptions& frame = kNoFrameLines,
-                                 bool identify_languages = false);
+                                 bool identify_languages = false, Progress* progress = nullptr);
 
 }  // namespace husk::cli

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <map>
 #include <set>
@@ -462,6 +463,39 @@ TEST(Cli, TrainSaysWhereItStandsOnATerminalOnly) {
   EXPECT_NE(piped.out.find("husk train: 40 pages"), std::string::npos) << piped.out;
   EXPECT_EQ(piped.out.find('\r'), std::string::npos) << piped.out;
   EXPECT_EQ(piped.out.find("train: block model"), std::string::npos) << piped.out;
+}
+
+// husk dedup reading a corpus says where it stands on a terminal: the
+// records read, their rate; the line is cleared before the stage lines,
+// and a pipe gets none of it.
+TEST(Cli, DedupSaysWhereItStandsOnATerminalOnly) {
+  if (test::run_command("command -v script > /dev/null").exit_code != 0) GTEST_SKIP() << "no script(1) to give husk a terminal";
+  TempDir dir;
+  {
+    // Enough records to read on one thread for a few of the half seconds
+    // between draws.
+    std::ofstream out(dir.file("texts.jsonl"));
+    for (int i = 0; i < 60000; ++i) {
+      out << "{\"id\":\"p" << i << "\",\"text\":\"";
+      for (int w = 0; w < 100; ++w) out << test::token("w", (i % 30000) * 100 + w) << ' ';
+      out << "\"}\n";
+    }
+  }
+  const std::string dedup = "dedup -j1 " + dir.file("texts.jsonl") + " -o " + dir.file("clusters.jsonl");
+  test::CommandResult terminal =
+      test::run_command("script -qec '" + std::string(HUSK_BINARY) + " " + dedup + "' /dev/null");
+  ASSERT_EQ(terminal.exit_code, 0) << terminal.out;
+  const std::size_t drawn = terminal.out.find("\rdedup: reading: ");
+  ASSERT_NE(drawn, std::string::npos) << terminal.out;
+  EXPECT_NE(terminal.out.find(" pages, 0 errors, ", drawn), std::string::npos) << terminal.out;
+  // Cleared, then the stage line on a line of its own.
+  EXPECT_NE(terminal.out.find("\r\033[Khusk dedup: read 60000 pages"), std::string::npos) << terminal.out;
+  test::CommandResult piped = run_husk(dedup + " 2>&1");
+  ASSERT_EQ(piped.exit_code, 0);
+  EXPECT_NE(piped.out.find("husk dedup: read 60000 pages"), std::string::npos) << piped.out;
+  EXPECT_EQ(piped.out.find('\r'), std::string::npos) << piped.out;
+  // Pages that repeat every 30,000 form 30,000 pairs, on a terminal or not.
+  EXPECT_EQ(test::lines(test::read_file(dir.file("clusters.jsonl"))).size(), 30000u);
 }
 
 TEST(Cli, DumpFeaturesWritesEveryBlock) {
