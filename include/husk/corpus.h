@@ -66,7 +66,7 @@ struct CorpusOptions {
   // are partitioned to disk.
   uint64_t memory = uint64_t(1) << 30;
   // Where spill files go (a private subdirectory, removed at the end);
-  // empty: $TMPDIR or /tmp.
+  // empty: default_work_dir().
   std::string work_dir;
   unsigned jobs = 0;  // verification threads, 0: one per core
   bool singletons = false;
@@ -85,6 +85,10 @@ struct CorpusCluster {
 // "size", "main", "members", "urls"} (Python's husk.dedup gives the same
 // as dicts).
 std::string cluster_json(std::size_t index, const CorpusCluster& cluster);
+
+// Where spill files go when CorpusOptions::work_dir is empty: $TMPDIR, or
+// /tmp.
+std::string default_work_dir();
 
 struct CorpusPair {
   std::string a, b;          // a before b in the input

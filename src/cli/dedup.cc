@@ -1,11 +1,18 @@
 // husk dedup: signatures in, clusters of near-duplicate pages out.
+#include <pthread.h>
+#include <signal.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <unordered_map>
 
 #include "cli/commands.h"
@@ -127,6 +134,48 @@ void sum_over_ranks(Exchange& exchange, HostLines& lines) {
   }
 }
 
+// Spill files run to gigabytes (band keys past a quarter of --memory, and
+// every page's sketch), and a run stopped with Ctrl-C or SIGTERM left them
+// in the work directory. The run's spill files go to a directory of its
+// own, made here inside the one it was given; SIGINT and SIGTERM are taken
+// by a thread of their own (blocked on every other thread: call this
+// before any starts), which removes the directory and ends the process as
+// the signal would have (status 128 + the signal). kill -9 cannot be
+// caught: its directory stays behind, named husk-run-*.
+class SpillDirectory {
+ public:
+  Status make(const std::string& base) {
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+    std::string pattern = base + "/husk-run-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr)
+      return Status(Code::kIo, "cannot make a work directory in " + base + ": " + std::strerror(errno));
+    path_ = pattern;
+    std::thread([stop, dir = path_] {
+      int received = 0;
+      if (sigwait(&stop, &received) != 0) return;
+      // The run goes on writing while this removes: a file made after the
+      // listing leaves the directory non-empty, so it is read again.
+      std::error_code ec;
+      for (int pass = 0; pass < 5 && std::filesystem::exists(dir, ec); ++pass) std::filesystem::remove_all(dir, ec);
+      std::fprintf(stderr, "husk dedup: stopped (%s); its spill files are removed\n", strsignal(received));
+      std::_Exit(128 + received);
+    }).detach();
+    return Status();
+  }
+  const std::string& path() const { return path_; }
+  ~SpillDirectory() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+
+ private:
+  std::string path_;
+};
+
 // The run: the library's dedup() chooses the engine (husk/corpus.h); this
 // reads the inputs for it (streamed, each rank its share, for minhash;
 // loaded whole, with collection statistics for the signers that need
@@ -140,6 +189,12 @@ int run_dedup(DedupArgs args) {
   args.options.cluster = *cluster;
   args.options.main = *main;
   if (!args.threshold_given) args.options.threshold = default_threshold(args.options.measure);
+  // Before MPI's threads start, so that they too leave the stop signals to
+  // the spill directory's thread.
+  SpillDirectory spill;
+  if (runs_across_ranks(args.options))
+    if (Status st = spill.make(args.work_dir.empty() ? default_work_dir() : args.work_dir); !st.ok())
+      return fail("dedup", st.message(), 1);
   auto launched = launcher_exchange();
   if (!launched.ok()) return fail("dedup", launched.status().message(), 2);
   Exchange& exchange = **launched;
@@ -170,7 +225,7 @@ int run_dedup(DedupArgs args) {
   CorpusOptions options;
   options.dedup = args.options;
   options.memory = args.memory;
-  options.work_dir = args.work_dir;
+  options.work_dir = spill.path();
   options.jobs = args.jobs;
   options.singletons = args.singletons;
   options.keep_pairs = !args.pairs.empty();

@@ -249,6 +249,11 @@ std::string mb(uint64_t bytes) {
 
 }  // namespace
 
+std::string default_work_dir() {
+  const char* tmp = std::getenv("TMPDIR");
+  return tmp && *tmp ? tmp : "/tmp";
+}
+
 struct CorpusDedup::Impl {
   CorpusOptions options;
   Exchange& exchange;
@@ -310,11 +315,7 @@ struct CorpusDedup::Impl {
     ranks = exchange.size();
     std::tie(bands, rows) = lsh_bands_for(options.dedup.threshold, options.minhash_permutations);
     key_limit = std::max<uint64_t>(options.memory / 4, 4096);
-    std::string base = options.work_dir;
-    if (base.empty()) {
-      const char* tmp = std::getenv("TMPDIR");
-      base = tmp && *tmp ? tmp : "/tmp";
-    }
+    const std::string base = options.work_dir.empty() ? default_work_dir() : options.work_dir;
     std::string pattern = base + "/husk-dedup-" + std::to_string(rank) + "-XXXXXX";
     if (!::mkdtemp(pattern.data())) return io_error("cannot make a work directory", base);
     dir = pattern;

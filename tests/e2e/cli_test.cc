@@ -465,22 +465,25 @@ TEST(Cli, TrainSaysWhereItStandsOnATerminalOnly) {
   EXPECT_EQ(piped.out.find("train: block model"), std::string::npos) << piped.out;
 }
 
+// 60,000 records of 100 words, each text twice (record i and i + 30,000):
+// a run of a few seconds on one thread.
+void write_texts_for_a_long_dedup(const std::string& path) {
+  std::ofstream out(path);
+  for (int i = 0; i < 60000; ++i) {
+    out << "{\"id\":\"p" << i << "\",\"text\":\"";
+    for (int w = 0; w < 100; ++w) out << test::token("w", (i % 30000) * 100 + w) << ' ';
+    out << "\"}\n";
+  }
+}
+
 // husk dedup reading a corpus says where it stands on a terminal: the
 // records read, their rate; the line is cleared before the stage lines,
 // and a pipe gets none of it.
 TEST(Cli, DedupSaysWhereItStandsOnATerminalOnly) {
   if (test::run_command("command -v script > /dev/null").exit_code != 0) GTEST_SKIP() << "no script(1) to give husk a terminal";
   TempDir dir;
-  {
-    // Enough records to read on one thread for a few of the half seconds
-    // between draws.
-    std::ofstream out(dir.file("texts.jsonl"));
-    for (int i = 0; i < 60000; ++i) {
-      out << "{\"id\":\"p" << i << "\",\"text\":\"";
-      for (int w = 0; w < 100; ++w) out << test::token("w", (i % 30000) * 100 + w) << ' ';
-      out << "\"}\n";
-    }
-  }
+  // Read on one thread for a few of the half seconds between draws.
+  write_texts_for_a_long_dedup(dir.file("texts.jsonl"));
   const std::string dedup = "dedup -j1 " + dir.file("texts.jsonl") + " -o " + dir.file("clusters.jsonl");
   test::CommandResult terminal =
       test::run_command("script -qec '" + std::string(HUSK_BINARY) + " " + dedup + "' /dev/null");
@@ -495,6 +498,35 @@ TEST(Cli, DedupSaysWhereItStandsOnATerminalOnly) {
   EXPECT_NE(piped.out.find("husk dedup: read 60000 pages"), std::string::npos) << piped.out;
   EXPECT_EQ(piped.out.find('\r'), std::string::npos) << piped.out;
   // Pages that repeat every 30,000 form 30,000 pairs, on a terminal or not.
+  EXPECT_EQ(test::lines(test::read_file(dir.file("clusters.jsonl"))).size(), 30000u);
+}
+
+// A husk dedup stopped by SIGTERM (or Ctrl-C) takes its spill files with
+// it: its work directory is as it was before the run, and it ends as the
+// signal would have (143).
+TEST(Cli, ADedupStoppedBySignalTakesItsSpillFilesWithIt) {
+  TempDir dir;
+  write_texts_for_a_long_dedup(dir.file("texts.jsonl"));
+  std::filesystem::create_directories(dir.file("work"));
+  const std::string work = dir.file("work");
+  // Stopped a little after its spill directory appears, seconds before it
+  // would end.
+  test::CommandResult stopped = test::run_command(
+      std::string(HUSK_BINARY) + " dedup -j1 --memory 16M --work-dir " + work + " " + dir.file("texts.jsonl") + " -o " +
+      dir.file("clusters.jsonl") + " 2> " + dir.file("stderr") + " & pid=$!; while [ -z \"$(ls -A " + work +
+      ")\" ]; do sleep 0.02; done; sleep 0.3; echo files=$(find " + work + " -type f | wc -l); kill -TERM $pid; wait $pid; echo status=$?");
+  EXPECT_NE(stopped.out.find("status=143"), std::string::npos) << stopped.out;
+  EXPECT_EQ(stopped.out.find("files=0"), std::string::npos) << "no spill file was written before the stop: " << stopped.out;
+  EXPECT_TRUE(std::filesystem::is_empty(work)) << test::run_command("find " + work).out;
+  EXPECT_NE(test::read_file(dir.file("stderr")).find("husk dedup: stopped (Terminated); its spill files are removed"),
+            std::string::npos)
+      << test::read_file(dir.file("stderr"));
+  // A run that ends leaves the directory as empty.
+  EXPECT_EQ(run_husk("dedup -j1 --memory 16M --work-dir " + work + " " + dir.file("texts.jsonl") + " -o " +
+                     dir.file("clusters.jsonl") + " 2> /dev/null")
+                .exit_code,
+            0);
+  EXPECT_TRUE(std::filesystem::is_empty(work));
   EXPECT_EQ(test::lines(test::read_file(dir.file("clusters.jsonl"))).size(), 30000u);
 }
 
