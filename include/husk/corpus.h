@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -71,8 +72,10 @@ struct CorpusOptions {
   unsigned jobs = 0;  // verification threads, 0: one per core
   bool singletons = false;
   bool keep_pairs = false;  // return the verified pairs (rank 0)
-  // Stage reports ("grouped ... keys"), on rank 0.
+  // Stage reports ("grouped ... keys (12.5 s)"), on rank 0, with the
+  // seconds since `started` (unset: since dedup() began).
   std::function<void(const std::string&)> progress;
+  std::chrono::steady_clock::time_point started{};
 };
 
 struct CorpusCluster {

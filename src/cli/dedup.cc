@@ -230,6 +230,7 @@ int run_dedup(DedupArgs args) {
   options.singletons = args.singletons;
   options.keep_pairs = !args.pairs.empty();
   options.progress = say;
+  options.started = start;
   const SignOptions sign_options;
   options.minhash_permutations = sign_options.minhash_permutations;
   options.dedup.sketch = sign_options.minhash_sketch;

@@ -256,6 +256,7 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   };
   out.errors = read_inputs(inputs, jobs, 0, 1, keep_texts, prepare,
                            [&](uint64_t, Loaded& l) { loaded.push_back(std::move(l)); }, progress);
+  if (progress != nullptr) progress->finish();  // read; the signing below draws nothing
 
   // Texts without signatures: frame lines out, statistics from the texts
   // themselves, then every signer.

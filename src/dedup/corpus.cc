@@ -19,6 +19,7 @@
 
 #include "base/bytes.h"
 #include "dedup/search.h"
+#include "dedup/stages.h"
 #include "sign/hashing.h"
 
 namespace husk {
@@ -288,7 +289,7 @@ struct CorpusDedup::Impl {
   std::vector<std::unique_ptr<SpillFile>> outgoing;
 
   std::string scratch;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  StageLines stages{options};
 
   Impl(const CorpusOptions& o, Exchange& e) : options(o), exchange(e) {}
 
@@ -300,11 +301,7 @@ struct CorpusDedup::Impl {
   }
 
   void report(const std::string& line) {
-    if (rank != 0 || !options.progress) return;
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), " (%.1f s)",
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    options.progress(line + buf);
+    if (rank == 0) stages(line);
   }
 
   int owner_of_key(uint64_t key) const { return static_cast<int>((key >> 32) % static_cast<uint64_t>(ranks)); }

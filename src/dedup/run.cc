@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "base/bytes.h"
+#include "dedup/stages.h"
 #include "husk/corpus.h"
 #include "record/signature_file.h"
 
@@ -61,6 +62,7 @@ Result<CorpusResult> in_memory(const DedupSource& source, const CorpusOptions& o
   if (exchange.size() > 1 && !runs_across_ranks(options.dedup))
     return Status(Code::kInvalidArgument, "only --method minhash runs across ranks; run --method " +
                                               options.dedup.method + " as one process");
+  const StageLines stages(options);
   std::vector<std::pair<uint64_t, DedupPage>> numbered;
   Status read = source([&](uint64_t ordinal, DedupPage& page) {
     numbered.emplace_back(ordinal, std::move(page));
@@ -83,9 +85,13 @@ Result<CorpusResult> in_memory(const DedupSource& source, const CorpusOptions& o
   pages.reserve(numbered.size());
   for (auto& [ordinal, page] : numbered) pages.push_back(std::move(page));
   numbered.clear();
+  // The stages of a long search in memory say when they end, as the
+  // corpus engine's do.
+  stages("read " + std::to_string(pages.size()) + " pages");
   DedupStats stats;
   Result<std::vector<Pair>> pairs = find_pairs(pages, options.dedup, &stats);
   if (!pairs.ok()) return pairs.status();
+  stages("verified " + std::to_string(pairs->size()) + " pairs of " + std::to_string(stats.candidates) + " candidates");
   CorpusResult out;
   out.pages = pages.size();
   out.candidates = stats.candidates;
@@ -98,6 +104,7 @@ Result<CorpusResult> in_memory(const DedupSource& source, const CorpusOptions& o
       cluster.urls.push_back(pages[m].url);
     }
   }
+  stages("clustered: " + std::to_string(out.clusters.size()) + " clusters");
   if (options.keep_pairs)
     for (const Pair& p : *pairs)
       out.pairs.push_back({pages[p.a].id, pages[p.b].id, pages[p.a].url, pages[p.b].url, p.score, p.contained});

@@ -501,6 +501,32 @@ TEST(Cli, DedupSaysWhereItStandsOnATerminalOnly) {
   EXPECT_EQ(test::lines(test::read_file(dir.file("clusters.jsonl"))).size(), 30000u);
 }
 
+// Every engine says when each stage ends, with the seconds since the run
+// began: the search in memory (simhash here) as the corpus engine
+// (minhash) does.
+TEST(Cli, DedupStagesSayWhenTheyEndInEveryEngine) {
+  TempDir dir;
+  {
+    std::ofstream out(dir.file("texts.jsonl"));
+    for (int i = 0; i < 400; ++i) {
+      out << "{\"id\":\"p" << i << "\",\"text\":\"";
+      for (int w = 0; w < 60; ++w) out << test::token("w", (i % 200) * 60 + w) << ' ';
+      out << "\"}\n";
+    }
+  }
+  for (const char* method : {"simhash", "minhash"}) {
+    test::CommandResult run = run_husk(std::string("dedup --method ") + method + " " + dir.file("texts.jsonl") +
+                                       " -o " + dir.file("clusters.jsonl") + " 2>&1");
+    ASSERT_EQ(run.exit_code, 0) << run.out;
+    std::size_t at = 0;
+    for (const char* stage : {"husk dedup: read 400 pages (", "husk dedup: verified 200 pairs of ",
+                              "husk dedup: clustered: 200 clusters ("}) {
+      at = run.out.find(stage, at);
+      EXPECT_NE(at, std::string::npos) << method << ": no '" << stage << "' after the stage before\n" << run.out;
+    }
+  }
+}
+
 // A husk dedup stopped by SIGTERM (or Ctrl-C) takes its spill files with
 // it: its work directory is as it was before the run, and it ends as the
 // signal would have (143).
