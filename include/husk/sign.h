@@ -195,9 +195,12 @@ Signatures sign(const NormalizedText& text, const SignOptions& options, const Co
 // A collection signed on its own: every text normalised, the collection
 // statistics (IDF) built from those texts, then every text signed with
 // them, on `jobs` threads (0: one per core). What husk dedup does with
-// texts that come without signatures.
+// texts that come without signatures. `progress`, when given, hears each
+// pass's texts done of all ("normalising", then "signing"), on the calling
+// thread, text by text.
+using CollectionProgress = std::function<void(const char* pass, std::size_t done, std::size_t total)>;
 std::vector<Signatures> sign_collection(const std::vector<std::string_view>& texts, const SignOptions& options,
-                                        unsigned jobs = 0);
+                                        unsigned jobs = 0, const CollectionProgress& progress = {});
 
 // Every NormalizeOptions and SignOptions field as (section.name, value) in
 // config/sign.toml order; numbers as numbers, the number policy as 0/1/2.

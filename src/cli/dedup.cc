@@ -250,13 +250,13 @@ int run_dedup(DedupArgs args) {
   // statistics; minhash streams, and rank 0, which writes --report, loads
   // the pages for it beside.
   const bool load = !streams || (!args.report.empty() && rank == 0);
-  // Reading a corpus takes minutes: the records and pages read are drawn
-  // on a terminal, by rank 0, pass by pass, and cleared before the stage
-  // lines.
-  auto reading = [](const char* what) { return std::make_unique<Progress>(std::string("dedup: ") + what); };
+  // Reading a corpus takes minutes: the records and pages read (and the
+  // texts signed with the collection's statistics) are drawn on a
+  // terminal, by rank 0, pass by pass, and cleared before the stage lines.
+  auto reading = [](const std::string& pass) { return std::make_unique<Progress>("dedup" + pass); };
   auto drawn = [rank](const std::unique_ptr<Progress>& p) { return rank == 0 ? p.get() : nullptr; };
   if (load) {
-    const auto progress = reading("reading");
+    const auto progress = reading("");
     loaded = load_dedup_pages(args.inputs, args.jobs, /*keep_texts=*/!args.report.empty(), args.frame,
                               args.identify_languages, drawn(progress));
     without_signature = loaded.without_signature;
@@ -279,14 +279,14 @@ int run_dedup(DedupArgs args) {
     std::unique_ptr<HostLines> lines;
     if (args.frame.min_documents > 0) {
       lines = std::make_unique<HostLines>();
-      const auto progress = reading("counting host lines");
+      const auto progress = reading(": counting host lines");
       std::vector<Status> errors = count_host_lines(args.inputs, args.jobs, rank, exchange.size(), *lines, drawn(progress));
       progress->finish();
       for (Status& st : errors)
         if (rank == 0) fail("dedup", st.message(), 1);
       sum_over_ranks(exchange, *lines);
     }
-    const auto progress = reading("reading");
+    const auto progress = reading("");
     StreamedPages streamed = stream_dedup_pages(args.inputs, args.jobs, rank, exchange.size(), sign_options, sink,
                                                 lines.get(), args.frame, args.identify_languages, drawn(progress));
     progress->finish();

@@ -256,7 +256,6 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
   };
   out.errors = read_inputs(inputs, jobs, 0, 1, keep_texts, prepare,
                            [&](uint64_t, Loaded& l) { loaded.push_back(std::move(l)); }, progress);
-  if (progress != nullptr) progress->finish();  // read; the signing below draws nothing
 
   // Texts without signatures: frame lines out, statistics from the texts
   // themselves, then every signer.
@@ -284,7 +283,11 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
     std::vector<std::string_view> texts;
     for (std::size_t k = 0; k < unsigned_pages.size(); ++k)
       texts.push_back(stripped[k] ? std::string_view(*stripped[k]) : std::string_view(loaded[unsigned_pages[k]].text));
-    std::vector<Signatures> signatures = sign_collection(texts, SignOptions{}, jobs);
+    std::vector<Signatures> signatures = sign_collection(
+        texts, SignOptions{}, jobs, [progress](const char* pass, std::size_t done, std::size_t total) {
+          if (progress != nullptr) progress->stage(std::string(pass) + " texts", done, total);
+        });
+    if (progress != nullptr) progress->finish();
     for (std::size_t k = 0; k < unsigned_pages.size(); ++k) {
       loaded[unsigned_pages[k]].page.sig = std::move(signatures[k]);
       loaded[unsigned_pages[k]].has_signature = loaded[unsigned_pages[k]].page.sig.terms > 0;

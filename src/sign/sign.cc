@@ -56,12 +56,18 @@ Signatures sign(const NormalizedText& text, const SignOptions& options, const Co
 }
 
 std::vector<Signatures> sign_collection(const std::vector<std::string_view>& texts, const SignOptions& options,
-                                        unsigned jobs) {
+                                        unsigned jobs, const CollectionProgress& progress) {
   jobs = OrderedBatches<int, int>::resolve_jobs(jobs);
+  auto done = [&](const char* pass, std::size_t k) {
+    if (progress) progress(pass, k + 1, texts.size());
+  };
   std::vector<NormalizedText> normalized(texts.size());
   OrderedBatches<std::size_t, NormalizedText> normalize_all(
       jobs, [&](const std::size_t& k) { return normalize(texts[k], options.normalize); },
-      [&](const std::size_t& k, NormalizedText& n) { normalized[k] = std::move(n); });
+      [&](const std::size_t& k, NormalizedText& n) {
+        normalized[k] = std::move(n);
+        done("normalising", k);
+      });
   for (std::size_t k = 0; k < texts.size(); ++k) normalize_all.push(std::size_t(k), 1);
   normalize_all.finish();
   DfCounter counter;
@@ -71,7 +77,10 @@ std::vector<Signatures> sign_collection(const std::vector<std::string_view>& tex
   std::vector<Signatures> out(texts.size());
   OrderedBatches<std::size_t, Signatures> sign_all(
       jobs, [&](const std::size_t& k) { return sign(normalized[k], options, &stats); },
-      [&](const std::size_t& k, Signatures& s) { out[k] = std::move(s); });
+      [&](const std::size_t& k, Signatures& s) {
+        out[k] = std::move(s);
+        done("signing", k);
+      });
   for (std::size_t k = 0; k < texts.size(); ++k) sign_all.push(std::size_t(k), 1);
   sign_all.finish();
   return out;

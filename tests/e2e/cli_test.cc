@@ -488,7 +488,7 @@ TEST(Cli, DedupSaysWhereItStandsOnATerminalOnly) {
   test::CommandResult terminal =
       test::run_command("script -qec '" + std::string(HUSK_BINARY) + " " + dedup + "' /dev/null");
   ASSERT_EQ(terminal.exit_code, 0) << terminal.out;
-  const std::size_t drawn = terminal.out.find("\rdedup: reading: ");
+  const std::size_t drawn = terminal.out.find("\rdedup: ");
   ASSERT_NE(drawn, std::string::npos) << terminal.out;
   EXPECT_NE(terminal.out.find(" pages, 0 errors, ", drawn), std::string::npos) << terminal.out;
   // Cleared, then the stage line on a line of its own.
@@ -525,6 +525,15 @@ TEST(Cli, DedupStagesSayWhenTheyEndInEveryEngine) {
       EXPECT_NE(at, std::string::npos) << method << ": no '" << stage << "' after the stage before\n" << run.out;
     }
   }
+  // On a terminal the search in memory draws its texts normalised and
+  // signed with the collection's statistics, each pass at once.
+  if (test::run_command("command -v script > /dev/null").exit_code != 0) return;
+  test::CommandResult terminal = test::run_command("script -qec '" + std::string(HUSK_BINARY) + " dedup --method simhash " +
+                                                   dir.file("texts.jsonl") + " -o " + dir.file("clusters.jsonl") +
+                                                   "' /dev/null");
+  ASSERT_EQ(terminal.exit_code, 0) << terminal.out;
+  for (const char* drawn : {"\rdedup: normalising texts: 1/400", "\rdedup: signing texts: 1/400"})
+    EXPECT_NE(terminal.out.find(drawn), std::string::npos) << "not drawn: " << drawn + 1 << "\n" << terminal.out;
 }
 
 // A husk dedup stopped by SIGTERM (or Ctrl-C) takes its spill files with
