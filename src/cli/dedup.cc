@@ -398,7 +398,9 @@ Command add_dedup_command(CLI::App& app) {
                   "partitioned to disk")
       ->transform(CLI::AsSizeValue(false))
       ->default_str("1G");
-  cmd->add_option("--work-dir", args->work_dir, "minhash: where spill files go (default: $TMPDIR or /tmp)");
+  cmd->add_option("--work-dir", args->work_dir,
+                  "minhash: an existing directory for the spill files (default: $TMPDIR or /tmp); they go to a\n"
+                  "directory of the run's own in it, removed at the end and when the run is stopped (Ctrl-C, SIGTERM)");
   cmd->add_option("--host-lines", args->frame.min_documents,
                   "Before signing a record's text, leave out the lines that recur in at least this many records\n"
                   "of its URL's host and in --host-share of them (the site's frame); 0: off")
