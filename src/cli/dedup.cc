@@ -137,18 +137,23 @@ void sum_over_ranks(Exchange& exchange, HostLines& lines) {
 // Spill files run to gigabytes (band keys past a quarter of --memory, and
 // every page's sketch), and a run stopped with Ctrl-C or SIGTERM left them
 // in the work directory. The run's spill files go to a directory of its
-// own, made here inside the one it was given; SIGINT and SIGTERM are taken
-// by a thread of their own (blocked on every other thread: call this
-// before any starts), which removes the directory and ends the process as
-// the signal would have (status 128 + the signal). kill -9 cannot be
-// caught: its directory stays behind, named husk-run-*.
+// own, made here inside the one it was given; SIGINT, SIGTERM and SIGHUP
+// (its terminal closed) are taken by a thread of their own (blocked on
+// every other thread: call this before any starts), which removes the
+// directory and ends the process as the signal would have (status 128 +
+// the signal). A signal the run was started ignoring (SIGHUP under nohup,
+// SIGINT in a shell's background job) stays ignored: Linux queues a
+// blocked signal even when it is ignored, so it is left out of the set.
+// kill -9 cannot be caught: its directory stays behind, named husk-run-*.
 class SpillDirectory {
  public:
   Status make(const std::string& base) {
     sigset_t stop;
     sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
+    for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction now {};
+      if (sigaction(signal, nullptr, &now) == 0 && now.sa_handler != SIG_IGN) sigaddset(&stop, signal);
+    }
     pthread_sigmask(SIG_BLOCK, &stop, nullptr);
     std::string pattern = base + "/husk-run-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr)
@@ -400,7 +405,7 @@ Command add_dedup_command(CLI::App& app) {
       ->default_str("1G");
   cmd->add_option("--work-dir", args->work_dir,
                   "minhash: an existing directory for the spill files (default: $TMPDIR or /tmp); they go to a\n"
-                  "directory of the run's own in it, removed at the end and when the run is stopped (Ctrl-C, SIGTERM)");
+                  "directory of the run's own in it, removed at the end and when the run is stopped (Ctrl-C, SIGTERM, SIGHUP)");
   cmd->add_option("--host-lines", args->frame.min_documents,
                   "Before signing a record's text, leave out the lines that recur in at least this many records\n"
                   "of its URL's host and in --host-share of them (the site's frame); 0: off")
