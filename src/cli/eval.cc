@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/dedup_input.h"
+#include "cli/progress.h"
 #include "eval/eval.h"
 #include "husk/dedup.h"
 
@@ -275,7 +276,11 @@ std::vector<std::vector<std::string>> cluster_ids(const std::vector<DedupPage>& 
 // The lecture's side-by-side comparison: every signer with its default
 // setting on the same pages.
 int run_compare(const EvalDedupArgs& args, const GoldDedup& gold) {
-  LoadedPages loaded = load_dedup_pages(args.inputs, args.jobs);
+  // The pages read and signed are drawn on a terminal as husk dedup draws
+  // them, and cleared before the table.
+  Progress progress("eval dedup");
+  LoadedPages loaded = load_dedup_pages(args.inputs, args.jobs, false, kNoFrameLines, false, &progress);
+  progress.finish();
   for (const Status& st : loaded.errors) fail("eval dedup", st.message(), 1);
   for (const Status& st : loaded.record_errors) fail("eval dedup", st.message(), 1);
   if (loaded.pages.empty()) return fail("eval dedup", "no signed pages to compare on", 1);
