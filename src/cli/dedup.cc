@@ -194,10 +194,10 @@ int run_dedup(DedupArgs args) {
   args.options.cluster = *cluster;
   args.options.main = *main;
   if (!args.threshold_given) args.options.threshold = default_threshold(args.options.measure);
-  // Before MPI's threads start, so that they too leave the stop signals to
-  // the spill directory's thread.
+  // Only the corpus engine spills. Before MPI's threads start, so that
+  // they too leave the stop signals to the spill directory's thread.
   SpillDirectory spill;
-  if (runs_across_ranks(args.options))
+  if (runs_in_corpus_engine(args.options))
     if (Status st = spill.make(args.work_dir.empty() ? default_work_dir() : args.work_dir); !st.ok())
       return fail("dedup", st.message(), 1);
   auto launched = launcher_exchange();

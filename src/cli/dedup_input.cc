@@ -283,10 +283,13 @@ LoadedPages load_dedup_pages(const std::vector<std::string>& inputs, unsigned jo
     std::vector<std::string_view> texts;
     for (std::size_t k = 0; k < unsigned_pages.size(); ++k)
       texts.push_back(stripped[k] ? std::string_view(*stripped[k]) : std::string_view(loaded[unsigned_pages[k]].text));
-    std::vector<Signatures> signatures = sign_collection(
-        texts, SignOptions{}, jobs, [progress](const char* pass, std::size_t done, std::size_t total) {
-          if (progress != nullptr) progress->stage(std::string(pass) + " texts", done, total);
-        });
+    // Drawn only where it shows: a pipe's run does nothing per text.
+    CollectionProgress signing;
+    if (progress != nullptr && progress->enabled())
+      signing = [progress](const char* pass, std::size_t done, std::size_t total) {
+        progress->stage(std::string(pass) + " texts", done, total);
+      };
+    std::vector<Signatures> signatures = sign_collection(texts, SignOptions{}, jobs, signing);
     if (progress != nullptr) progress->finish();
     for (std::size_t k = 0; k < unsigned_pages.size(); ++k) {
       loaded[unsigned_pages[k]].page.sig = std::move(signatures[k]);
