@@ -5,6 +5,7 @@
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -194,13 +195,18 @@ constexpr Typographic kTypographic[] = {
 // number).
 bool ascii_form(std::string_view p, std::string& out) {
   out.clear();
+  out.reserve(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
-    const char c = p[i];
-    if (c >= 0x20 && c <= 0x7E) {
-      if (c == '_' || c == '@') return false;
-      out.push_back(c);
-      continue;
+    // A run of printable ASCII is copied whole.
+    std::size_t end = i;
+    while (end < p.size() && p[end] >= 0x20 && p[end] <= 0x7E && p[end] != '_' && p[end] != '@') ++end;
+    if (end > i) {
+      out.append(p.data() + i, end - i);
+      i = end;
+      if (i == p.size()) break;
     }
+    const char c = p[i];
+    if (c == '_' || c == '@') return false;
     const std::string_view rest = p.substr(i);
     if (rest.substr(0, 2) == "\xC2\xA0") {
       out.push_back(' ');
@@ -504,7 +510,12 @@ class Normalizer {
       const bool gap = prev_end >= 0 && static_cast<std::ptrdiff_t>(begin) != prev_end;
       prev_end = static_cast<std::ptrdiff_t>(i);
       any |= add_term(kind, gap, kind == Kind::kLetter && i - begin == 1, [&](std::string& text) {
-        for (char c : t.substr(begin, i - begin)) {
+        const std::string_view word = t.substr(begin, i - begin);
+        if (std::none_of(word.begin(), word.end(), [](char c) { return c == '\x01' || c == '\x02'; })) {
+          text.assign(word);
+          return;
+        }
+        for (char c : word) {
           if (c == '\x01' || c == '\x02')
             text += kTypographic[c - 1].utf8;
           else

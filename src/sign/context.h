@@ -50,7 +50,8 @@ class SignContext {
   std::vector<uint64_t> word_shingles(uint32_t w);
   // The minhash minima over options.minhash_* shingles, computed once.
   const std::vector<uint64_t>& minima();
-  // The distinct minhash shingle hashes, sorted, computed once.
+  // The distinct minhash shingle hashes in the order of their low 32 bits
+  // (then their high ones), computed once.
   const std::vector<uint64_t>& shingle_set();
   // The sentence's terms joined by spaces.
   std::string sentence_text(const Sentence& s) const;

@@ -59,13 +59,6 @@ std::string sha1_hex(std::string_view bytes) { return digest_hex(crypto().sha1, 
 
 uint64_t xxh64(std::string_view bytes, uint64_t seed) { return XXH64(bytes.data(), bytes.size(), seed); }
 
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 std::string hex32(uint32_t v) {
   char buf[9];
   std::snprintf(buf, sizeof(buf), "%08x", v);

@@ -6,6 +6,8 @@
 #include <set>
 
 #include "husk/sign.h"
+#include "sign/context.h"
+#include "sign/hashing.h"
 #include "unit/test_util.h"
 
 namespace husk {
@@ -93,6 +95,47 @@ TEST(Minhash, LshCandidateRateFollowsTheSCurve) {
     double rate = static_cast<double>(candidates) / trials;
     double sigma = std::sqrt(p * (1 - p) / trials);
     EXPECT_NEAR(rate, p, 4 * sigma + 0.01) << "Jaccard " << exact_s;
+  }
+}
+
+// The minima against their definition, computed the slow way: for each
+// permutation i, the least (a_i x + b_i) mod (2^31 - 1) over the shingle
+// hashes x (reduced mod 2^31 - 1 first), with a_i and b_i drawn from the
+// seed's SplitMix64 stream and every product taken in 128 bits. The fast
+// loop folds in 32-bit lanes eight permutations at a time; texts of 1 to
+// 400 words give it every remainder of the permutation count and shingle
+// sets of every size.
+TEST(Minhash, MinimaAreTheirDefinition) {
+  const uint64_t p = (1ull << 31) - 1;
+  std::mt19937 rng(17);
+  for (uint32_t permutations : {128u, 100u, 13u, 7u}) {
+    SignOptions options;
+    options.minhash_permutations = permutations;
+    options.seed = rng();
+    std::vector<uint64_t> a(permutations), b(permutations);
+    uint64_t state = options.seed;
+    for (uint32_t i = 0; i < permutations; ++i) {
+      a[i] = splitmix64(state) % (p - 1) + 1;
+      b[i] = splitmix64(state) % p;
+    }
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<int> ids;
+      const int words = 1 + static_cast<int>(rng() % 400);
+      for (int w = 0; w < words; ++w) ids.push_back(static_cast<int>(rng() % 5000));
+      NormalizedText text = text_of(tokens(ids));
+      SignContext context(text, options, nullptr);
+      const std::vector<uint64_t>& minima = context.minima();
+      const std::vector<uint64_t>& shingles = context.shingle_set();
+      ASSERT_EQ(minima.size(), permutations);
+      for (uint32_t i = 0; i < permutations; ++i) {
+        uint64_t least = p;
+        for (uint64_t h : shingles) {
+          const unsigned __int128 v = static_cast<unsigned __int128>(a[i]) * (h % p) + b[i];
+          least = std::min(least, static_cast<uint64_t>(v % p));
+        }
+        ASSERT_EQ(minima[i], least) << "permutation " << i << " of " << permutations << ", trial " << trial;
+      }
+    }
   }
 }
 
