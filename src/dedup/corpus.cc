@@ -59,7 +59,11 @@ struct Key {
 };
 static_assert(sizeof(Key) == 16);
 
-bool key_order(const Key& x, const Key& y) { return x.key != y.key ? x.key < y.key : x.page < y.page; }
+// A function object, not a function: std::sort then inlines the
+// comparison, where through a function pointer it made a call of each.
+constexpr auto key_order = [](const Key& x, const Key& y) {
+  return x.key != y.key ? x.key < y.key : x.page < y.page;
+};
 
 Status io_error(const std::string& what, const std::string& path) {
   return Status(Code::kIo, path + ": " + what + ": " + std::strerror(errno));
