@@ -255,11 +255,13 @@ void ascii_sentence_breaks(std::string_view s, std::vector<std::size_t>& out) {
   const std::size_t n = s.size();
   std::size_t i = 0;
   while (i < n) {
-    const Sb term = sentence_class(s[i]);
-    if (term != Sb::kATerm && term != Sb::kSTerm) {
+    // Most characters end nothing: they are passed by a plain comparison
+    // (sentence_class's switch for each was a tenth of normalising, perf).
+    if (s[i] != '.' && s[i] != '!' && s[i] != '?') {
       ++i;
       continue;
     }
+    const Sb term = sentence_class(s[i]);
     std::size_t j = i + 1;
     if (term == Sb::kATerm && j < n) {
       const Sb next = sentence_class(s[j]);
