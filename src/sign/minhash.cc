@@ -159,9 +159,9 @@ const Signer kMinhashSigner{"minhash", [](SignContext& c, Signatures& out) {
   for (uint32_t& v : out.minhash) v = static_cast<uint32_t>(v);
   out.minhash_bands = hash_groups(out.minhash, c.options.minhash_bands, c.options.minhash_rows, c.options.seed);
   // The sketch: the low 32 bits of each distinct shingle hash (splitmix64
-  // output, so every bit is mixed), the k smallest.
-  // The set comes in the order of its low halves, so they need no sort
-  // of their own (the second sort was 4% of husk dedup's CPU, perf).
+  // output, so every bit is mixed), the k smallest. The set comes in the
+  // order of its low halves, so they need no sort of their own (a second
+  // sort was 4% of husk dedup's CPU, perf).
   std::vector<uint32_t>& sketch = out.shingles;
   for (uint64_t h : c.shingle_set()) {
     if (sketch.size() == c.options.minhash_sketch) break;
