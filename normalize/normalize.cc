@@ -323,54 +323,65 @@ bool joins(char mid, char left, char right) {
   return false;
 }
 
-struct RawTerm {
-  std::string text;
-  Kind kind;
+// What joining spaced letters reads of a term beside its text. The texts
+// are kept in a vector of their own, so that a text without spaced letters
+// hands them on whole: moving each term's string into a second vector was
+// a tenth of normalising (perf, generated texts).
+struct TermMark {
   bool single_letter;  // one letter, of a script written with spaces
   bool gap_before;     // something (space, symbol) stood between this and the previous term
   uint32_t sentence;
 };
 
-// Joins runs of spaced single letters; see NormalizeOptions.
-std::vector<std::string> join_spaced_letters(std::vector<RawTerm>& raw, std::vector<uint32_t>& sentence_of,
-                                             const NormalizeOptions& options) {
+// Joins runs of spaced single letters (see NormalizeOptions); `terms` is
+// left moved from.
+std::vector<std::string> join_spaced_letters(std::vector<std::string>& terms, const std::vector<TermMark>& marks,
+                                             std::vector<uint32_t>& sentence_of, const NormalizeOptions& options) {
   // Where each run of spaced single letters starting at i ends.
   auto run_end = [&](std::size_t i) {
     std::size_t j = i + 1;
-    if (!options.join_spaced_letters || !raw[i].single_letter) return j;
-    while (j < raw.size() && raw[j].single_letter && raw[j].gap_before && raw[j].sentence == raw[i].sentence) ++j;
+    if (!options.join_spaced_letters || !marks[i].single_letter) return j;
+    while (j < marks.size() && marks[j].single_letter && marks[j].gap_before && marks[j].sentence == marks[i].sentence)
+      ++j;
     return j;
   };
+  sentence_of.clear();
+  for (const TermMark& m : marks) sentence_of.push_back(m.sentence);
   // The words of the text, the witnesses a short run needs; gathered only
   // when the text has such a run, before any term moves to the output.
+  bool any_run = false;
   std::unordered_set<std::string_view> words;
-  for (std::size_t i = 0; i < raw.size();) {
+  for (std::size_t i = 0; i < marks.size();) {
     std::size_t j = run_end(i);
-    if (j - i >= 3 && j - i < options.spaced_letters_min_run) {
-      for (const RawTerm& t : raw)
-        if (!t.single_letter) words.insert(t.text);
-      break;
+    if (j - i >= 3) {
+      any_run = true;
+      if (j - i < options.spaced_letters_min_run) {
+        for (std::size_t k = 0; k < terms.size(); ++k)
+          if (!marks[k].single_letter) words.insert(terms[k]);
+        break;
+      }
     }
     i = j;
   }
+  if (!any_run) return std::move(terms);
   std::vector<std::string> out;
-  out.reserve(raw.size());
+  out.reserve(terms.size());
   sentence_of.clear();
-  for (std::size_t i = 0; i < raw.size();) {
+  for (std::size_t i = 0; i < terms.size();) {
     std::size_t j = run_end(i);
     std::size_t run = j - i;
     if (run >= 3) {
       std::string joined;
-      for (std::size_t k = i; k < j; ++k) joined += raw[k].text;
+      for (std::size_t k = i; k < j; ++k) joined += terms[k];
       if (run >= options.spaced_letters_min_run || words.count(joined)) {
         out.push_back(std::move(joined));
-        sentence_of.push_back(raw[i].sentence);
+        sentence_of.push_back(marks[i].sentence);
         i = j;
         continue;
       }
     }
-    out.push_back(std::move(raw[i].text));
-    sentence_of.push_back(raw[i].sentence);
+    out.push_back(std::move(terms[i]));
+    sentence_of.push_back(marks[i].sentence);
     ++i;
   }
   return out;
@@ -381,6 +392,11 @@ class Normalizer {
   Normalizer(const NormalizeOptions& options, bool ascii_path) : options_(options), t_(tools()), ascii_path_(ascii_path) {}
 
   NormalizedText run(std::string_view text) {
+    // About a term for every six bytes: an English word and the space
+    // after it (Cyrillic, Greek and CJK terms take more bytes), so that
+    // the terms are rarely moved as the vector grows.
+    terms_.reserve(text.size() / 6);
+    marks_.reserve(text.size() / 6);
     std::size_t start = 0;
     while (start <= text.size()) {
       std::size_t nl = text.find('\n', start);
@@ -390,7 +406,7 @@ class Normalizer {
     }
     NormalizedText out;
     std::vector<uint32_t> sentence_of;
-    out.terms = join_spaced_letters(raw_, sentence_of, options_);
+    out.terms = join_spaced_letters(terms_, marks_, sentence_of, options_);
     for (uint32_t i = 0; i < out.terms.size(); ++i) {
       if (out.sentences.empty() || sentence_of[i] != sentence_of[i - 1]) out.sentences.push_back({i, i});
       out.sentences.back().end_term = i + 1;
@@ -470,16 +486,12 @@ class Normalizer {
   template <typename Write>
   bool add_term(Kind kind, bool gap, bool single_letter, Write&& write) {
     if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kDrop) return false;
-    RawTerm term;
-    term.kind = kind;
-    term.gap_before = gap;
-    term.sentence = sentence_index_;
-    term.single_letter = single_letter;
+    marks_.push_back({single_letter, gap, sentence_index_});
+    std::string& text = terms_.emplace_back();
     if (kind == Kind::kNumber && options_.numbers == NumberPolicy::kMask)
-      term.text = "#";
+      text = "#";
     else
-      write(term.text);
-    raw_.push_back(std::move(term));
+      write(text);
     return true;
   }
 
@@ -533,7 +545,8 @@ class Normalizer {
   const bool ascii_path_;
   std::vector<std::size_t> ascii_breaks_;
   std::string form_, lower_;
-  std::vector<RawTerm> raw_;
+  std::vector<std::string> terms_;
+  std::vector<TermMark> marks_;
   uint32_t sentence_index_ = 0;
 };
 
