@@ -8,6 +8,7 @@
 #include "husk/sign.h"
 #include "sign/context.h"
 #include "sign/hashing.h"
+#include "sign/minima.h"
 #include "unit/test_util.h"
 
 namespace husk {
@@ -137,6 +138,43 @@ TEST(Minhash, MinimaAreTheirDefinition) {
       }
     }
   }
+}
+
+// Every kernel this processor runs, not only the one chosen, against the
+// definition in 128-bit arithmetic: permutation counts that fill the
+// vector blocks and that leave tails, minima that start below p, and the
+// extremes of a, b and x.
+TEST(Minhash, KernelsAreTheirDefinition) {
+  const uint64_t p = (1ull << 31) - 1;
+  std::mt19937_64 rng(29);
+  int kernels_run = 0;
+  for (MinimaKernel kernel : {MinimaKernel::kPortable, MinimaKernel::kAvx2, MinimaKernel::kAvx512}) {
+    if (!minima_kernel_runs(kernel)) continue;
+    ++kernels_run;
+    for (uint32_t n : {128u, 100u, 33u, 32u, 16u, 13u, 1u}) {
+      for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{150}}) {
+        std::vector<uint32_t> a(n), b(n), m(n), xs(count);
+        for (uint32_t i = 0; i < n; ++i) {
+          a[i] = i == 0 ? static_cast<uint32_t>(p - 1) : static_cast<uint32_t>(rng() % (p - 1) + 1);
+          b[i] = i == 1 ? static_cast<uint32_t>(p - 1) : static_cast<uint32_t>(rng() % p);
+          m[i] = i % 3 == 0 ? static_cast<uint32_t>(p) : static_cast<uint32_t>(rng() % p);
+        }
+        for (std::size_t s = 0; s < count; ++s)
+          xs[s] = s == 0 ? static_cast<uint32_t>(p - 1) : s == 1 ? 0u : static_cast<uint32_t>(rng() % p);
+        std::vector<uint32_t> expected = m;
+        for (uint32_t i = 0; i < n; ++i)
+          for (uint32_t x : xs) {
+            const unsigned __int128 v = static_cast<unsigned __int128>(a[i]) * x + b[i];
+            expected[i] = std::min<uint32_t>(expected[i], static_cast<uint32_t>(v % p));
+          }
+        permuted_minima(kernel, a.data(), b.data(), m.data(), n, xs.data(), xs.size());
+        ASSERT_EQ(m, expected) << "kernel " << static_cast<int>(kernel) << ", " << n << " permutations, " << count
+                               << " shingles";
+      }
+    }
+  }
+  EXPECT_GE(kernels_run, 1);
+  EXPECT_TRUE(minima_kernel_runs(best_minima_kernel()));
 }
 
 TEST(Minhash, BandsAndSupershinglesAreFunctionsOfTheMinima) {
