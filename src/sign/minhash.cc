@@ -12,6 +12,7 @@
 #include <immintrin.h>
 #endif
 
+#include "base/hash_sort.h"
 #include "sign/context.h"
 #include "sign/hashing.h"
 #include "sign/minima.h"
@@ -204,7 +205,8 @@ const std::vector<uint64_t>& SignContext::shingle_set() {
   // In the order of (low 32 bits, high 32 bits): swapped halves sorted as
   // numbers. The sketch below is then the low halves as they come.
   for (uint64_t& h : shingles) h = std::rotr(h, 32);
-  std::sort(shingles.begin(), shingles.end());
+  std::vector<uint64_t> scratch;
+  sort_hashes(shingles, scratch);
   shingles.erase(std::unique(shingles.begin(), shingles.end()), shingles.end());
   for (uint64_t& h : shingles) h = std::rotr(h, 32);
   shingle_set_ = std::move(shingles);

@@ -7,6 +7,7 @@
 
 #include "husk/sign.h"
 #include "sign/context.h"
+#include "base/hash_sort.h"
 #include "sign/hashing.h"
 #include "sign/minima.h"
 #include "unit/test_util.h"
@@ -175,6 +176,30 @@ TEST(Minhash, KernelsAreTheirDefinition) {
   }
   EXPECT_GE(kernels_run, 1);
   EXPECT_TRUE(minima_kernel_runs(best_minima_kernel()));
+}
+
+// sort_hashes against std::sort: hash values of every size up to a page's
+// shingle set and beyond, with repeats, and values that crowd one bucket
+// (the fallback).
+TEST(HashSort, OrdersAsStdSort) {
+  std::mt19937_64 rng(31);
+  std::vector<uint64_t> scratch;
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::size_t n = trial < 300 ? static_cast<std::size_t>(trial) : 300 + rng() % 3000;
+    std::vector<uint64_t> values(n);
+    for (uint64_t& v : values) {
+      switch (trial % 4) {
+        case 0: v = rng(); break;
+        case 1: v = rng() % 8; break;                                  // few values, each repeated
+        case 2: v = (rng() >> 40) | 0x1234000000000000ull; break;     // all in a narrow range
+        default: v = values.empty() || rng() % 3 ? rng() : values[0];  // hashes with repeats
+      }
+    }
+    std::vector<uint64_t> expected = values;
+    std::sort(expected.begin(), expected.end());
+    sort_hashes(values, scratch);
+    ASSERT_EQ(values, expected) << "trial " << trial << ", " << n << " values";
+  }
 }
 
 TEST(Minhash, BandsAndSupershinglesAreFunctionsOfTheMinima) {
