@@ -6,6 +6,7 @@
 #include <unicode/unistr.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -172,6 +173,25 @@ bool has_letter(const icu::UnicodeString& s, int32_t begin, int32_t end) {
 // On a million generated English-like texts ICU's iterators took a fifth
 // of husk dedup's CPU time (perf).
 
+// What the path asks of a character, by its byte: one table lookup where
+// each question was two or three comparisons (the word scan and the
+// form's copy were most of normalising's samples, perf).
+enum : uint8_t { kLetter = 1, kDigit = 2, kUpper = 4, kPlain = 8 };
+constexpr std::array<uint8_t, 256> kAsciiClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = 'a'; c <= 'z'; ++c) t[c] |= kLetter;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] |= kLetter | kUpper;
+  for (int c = '0'; c <= '9'; ++c) t[c] |= kDigit;
+  for (int c = 0x20; c <= 0x7E; ++c)
+    if (c != '_' && c != '@') t[c] |= kPlain;  // copied as they are by ascii_form
+  return t;
+}();
+uint8_t ascii_class(char c) { return kAsciiClass[static_cast<unsigned char>(c)]; }
+
+bool ascii_letter(char c) { return ascii_class(c) & kLetter; }
+bool ascii_alnum(char c) { return ascii_class(c) & (kLetter | kDigit); }
+char ascii_lower(char c) { return ascii_class(c) & kUpper ? static_cast<char>(c + 32) : c; }
+
 // The typographic characters the path takes, each standing for one byte
 // of the path's own form (below 0x20, which the form has no other use for).
 struct Typographic {
@@ -199,7 +219,7 @@ bool ascii_form(std::string_view p, std::string& out) {
   for (std::size_t i = 0; i < p.size(); ++i) {
     // A run of printable ASCII is copied whole.
     std::size_t end = i;
-    while (end < p.size() && p[end] >= 0x20 && p[end] <= 0x7E && p[end] != '_' && p[end] != '@') ++end;
+    while (end < p.size() && (ascii_class(p[end]) & kPlain)) ++end;
     if (end > i) {
       out.append(p.data() + i, end - i);
       i = end;
@@ -309,8 +329,6 @@ bool ascii_ends_sentence(std::string_view text, std::size_t begin, std::size_t e
   return ascii_abbreviations().count(w) == 0;
 }
 
-bool ascii_letter(char c) { return c >= 'a' && c <= 'z'; }
-bool ascii_alnum(char c) { return ascii_letter(c) || (c >= '0' && c <= '9'); }
 
 // Whether the character between two word characters joins them into one
 // word (lower-cased text): '.', '\'', ’ and ‘ between two letters or two digits
@@ -495,13 +513,10 @@ class Normalizer {
     return true;
   }
 
-  // sentence() for a sentence of the ASCII path: lower case, then words
-  // by joins().
-  void ascii_sentence(std::string_view s) {
-    lower_.assign(s);
-    for (char& c : lower_)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-    const std::string_view t = lower_;
+  // sentence() for a sentence of the ASCII path: words by joins(), each
+  // written in lower case (the sentence is read as it is: a lower-cased
+  // copy of it first was a pass and a copy more for every character).
+  void ascii_sentence(std::string_view t) {
     const std::size_t n = t.size();
     std::ptrdiff_t prev_end = -1;
     bool any = false;
@@ -511,29 +526,31 @@ class Normalizer {
         continue;
       }
       const std::size_t begin = i;
-      bool letter = false;
+      uint8_t seen = 0;
       for (;;) {
-        for (; i < n && ascii_alnum(t[i]); ++i) letter |= ascii_letter(t[i]);
+        for (uint8_t c; i < n && ((c = ascii_class(t[i])) & (kLetter | kDigit)); ++i) seen |= c;
         if (i + 1 < n && ascii_alnum(t[i + 1]) && joins(t[i], t[i - 1], t[i + 1])) {
           ++i;
           continue;
         }
         break;
       }
-      const Kind kind = letter ? Kind::kLetter : Kind::kNumber;
+      const Kind kind = seen & kLetter ? Kind::kLetter : Kind::kNumber;
       const bool gap = prev_end >= 0 && static_cast<std::ptrdiff_t>(begin) != prev_end;
       prev_end = static_cast<std::ptrdiff_t>(i);
       any |= add_term(kind, gap, kind == Kind::kLetter && i - begin == 1, [&](std::string& text) {
         const std::string_view word = t.substr(begin, i - begin);
         if (std::none_of(word.begin(), word.end(), [](char c) { return c == '\x01' || c == '\x02'; })) {
           text.assign(word);
+          if (seen & kUpper)
+            for (char& c : text) c = ascii_lower(c);
           return;
         }
         for (char c : word) {
           if (c == '\x01' || c == '\x02')
             text += kTypographic[c - 1].utf8;
           else
-            text.push_back(c);
+            text.push_back(ascii_lower(c));
         }
       });
     }
@@ -544,7 +561,7 @@ class Normalizer {
   IcuTools& t_;
   const bool ascii_path_;
   std::vector<std::size_t> ascii_breaks_;
-  std::string form_, lower_;
+  std::string form_;
   std::vector<std::string> terms_;
   std::vector<TermMark> marks_;
   uint32_t sentence_index_ = 0;
