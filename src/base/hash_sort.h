@@ -1,52 +1,73 @@
-// Sorting values that are hashes. A hash spreads its values evenly over
-// their range, so one counting pass puts each value in a bucket of about
-// one, in order, and an insertion sort finishes what little is left: on
-// 150 random 64-bit values (a page's shingle set) this takes a quarter of
-// std::sort's time, which branches on every comparison and mispredicts half
-// of them. Values that do not spread (many in one bucket: the same value
-// repeated, or a range chosen against the hash) are left to std::sort, so
-// no input costs more than a bucket's worth of insertion per value.
+// Sorting values keyed by a hash. A hash spreads its values evenly between
+// the least and the greatest, so one counting pass puts each value in a
+// bucket of about one, in order, and an insertion sort within each bucket
+// finishes: on 150 random 64-bit values (a page's shingle set) this takes a
+// quarter of std::sort's time, which branches on every comparison and
+// mispredicts half of them. A bucket that holds many values (one key
+// repeated, as copies of a page repeat their band keys, or keys chosen
+// against the hash) is sorted by std::sort, so no input costs more than
+// std::sort's time and a counting pass.
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace husk {
 
-// The most values one bucket may take before the sort falls back to
-// std::sort: an insertion moves each value past at most this many.
-inline constexpr std::size_t kHashSortBucket = 16;
+// Buckets up to this size are finished by insertion, larger ones by std::sort.
+inline constexpr std::size_t kHashSortInsertion = 16;
 
-// Sorts `values` ascending; the same order as std::sort. `scratch` is
-// reused storage (its contents are lost).
-inline void sort_hashes(std::vector<uint64_t>& values, std::vector<uint64_t>& scratch) {
+// Sorts `values` by `less`, which orders by key_of(value) (a 64-bit hash)
+// first: the order std::sort gives. `scratch` is reused storage (its
+// contents are lost); it grows to the size of `values`.
+template <typename T, typename KeyOf, typename Less>
+void sort_by_hash(std::vector<T>& values, std::vector<T>& scratch, KeyOf key_of, Less less) {
   const std::size_t n = values.size();
   if (n < 2) return;
-  // Value x goes to bucket floor(x n / 2^64): monotone in x, so bucket
-  // order is value order.
-  auto bucket = [n](uint64_t x) {
-    return static_cast<std::size_t>((static_cast<unsigned __int128>(x) * n) >> 64);
-  };
-  std::vector<uint32_t> start(n + 1, 0);
-  for (uint64_t x : values) ++start[bucket(x) + 1];
-  for (std::size_t b = 1; b <= n; ++b) {
-    if (start[b] > kHashSortBucket) {
-      std::sort(values.begin(), values.end());
-      return;
-    }
-    start[b] += start[b - 1];
+  uint64_t lo = std::numeric_limits<uint64_t>::max(), hi = 0;
+  for (const T& v : values) {
+    lo = std::min(lo, key_of(v));
+    hi = std::max(hi, key_of(v));
   }
+  // Bucket (key - lo) >> shift: monotone in the key, at most 2^bits <= n
+  // buckets, so about one value each when the keys spread.
+  const int bits = static_cast<int>(std::bit_width(n)) - 1;
+  const int shift = std::max(0, static_cast<int>(std::bit_width(hi - lo)) - bits);
+  auto bucket = [&](const T& v) { return static_cast<std::size_t>((key_of(v) - lo) >> shift); };
+  const std::size_t buckets = static_cast<std::size_t>((hi - lo) >> shift) + 1;
+  std::vector<uint32_t> end(buckets + 1, 0);
+  for (const T& v : values) ++end[bucket(v) + 1];
+  for (std::size_t b = 1; b <= buckets; ++b) end[b] += end[b - 1];
   scratch.resize(n);
-  for (uint64_t x : values) scratch[start[bucket(x)]++] = x;
-  for (std::size_t i = 1; i < n; ++i) {
-    const uint64_t x = scratch[i];
-    std::size_t j = i;
-    for (; j > 0 && scratch[j - 1] > x; --j) scratch[j] = scratch[j - 1];
-    scratch[j] = x;
+  // end[b] is bucket b's start until its values are placed, then its end.
+  for (const T& v : values) scratch[end[bucket(v)]++] = v;
+  std::size_t begin = 0;
+  for (std::size_t b = 0; b < buckets; begin = end[b++]) {
+    const std::size_t size = end[b] - begin;
+    if (size < 2) continue;
+    T* first = scratch.data() + begin;
+    if (size > kHashSortInsertion) {
+      std::sort(first, first + size, less);
+      continue;
+    }
+    for (std::size_t i = 1; i < size; ++i) {
+      T x = first[i];
+      std::size_t j = i;
+      for (; j > 0 && less(x, first[j - 1]); --j) first[j] = first[j - 1];
+      first[j] = x;
+    }
   }
   values.swap(scratch);
+}
+
+// 64-bit hash values, ascending.
+inline void sort_hashes(std::vector<uint64_t>& values, std::vector<uint64_t>& scratch) {
+  sort_by_hash(
+      values, scratch, [](uint64_t v) { return v; }, [](uint64_t a, uint64_t b) { return a < b; });
 }
 
 }  // namespace husk

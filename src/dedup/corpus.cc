@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "base/bytes.h"
+#include "base/hash_sort.h"
 #include "dedup/search.h"
 #include "dedup/stages.h"
 #include "sign/hashing.h"
@@ -464,10 +465,13 @@ struct CorpusDedup::Impl {
   // The grouping threads: as many as verify uses.
   unsigned group_jobs() const { return std::max(1u, options.jobs ? options.jobs : std::thread::hardware_concurrency()); }
 
-  // Keys sorted by (key, page).
-  static void group(Key* begin, Key* end, CandidateSet& out) {
-    std::sort(begin, end, key_order);
-    const std::size_t n = static_cast<std::size_t>(end - begin);
+  // Keys sorted by (key, page), by the keys' own spread (they are hashes;
+  // std::sort's comparisons were 6% of husk dedup's CPU samples, perf);
+  // `scratch` is the sort's room, a range's size.
+  static void group(std::vector<Key>& keys, std::vector<Key>& scratch, CandidateSet& out) {
+    sort_by_hash(keys, scratch, [](const Key& k) { return k.key; }, key_order);
+    const Key* begin = keys.data();
+    const std::size_t n = keys.size();
     std::vector<std::pair<uint64_t, uint32_t>> bucket;
     for (std::size_t i = 0; i < n;) {
       std::size_t j = i + 1;
@@ -489,8 +493,9 @@ struct CorpusDedup::Impl {
   // Keys in memory: each of the 64 ranges grouped on whichever thread is
   // free, and let go as soon as it is.
   void group_in_memory(std::vector<CandidateSet>& found) {
+    std::vector<std::vector<Key>> scratch(found.size());
     (void)on_threads(keys.size(), static_cast<unsigned>(found.size()), [&](unsigned t, std::size_t b) {
-      group(keys[b].data(), keys[b].data() + keys[b].size(), found[t]);
+      group(keys[b], scratch[t], found[t]);
       std::vector<Key>().swap(keys[b]);
       return Status();
     });
@@ -509,7 +514,8 @@ struct CorpusDedup::Impl {
       if (!ks.empty()) std::memcpy(ks.data(), bytes.data(), ks.size() * sizeof(Key));
       bytes.clear();
       bytes.shrink_to_fit();
-      group(ks.data(), ks.data() + ks.size(), out);
+      std::vector<Key> scratch;  // in the room the bytes left
+      group(ks, scratch, out);
       return Status();
     }
     std::vector<std::unique_ptr<SpillFile>> parts;

@@ -178,27 +178,50 @@ TEST(Minhash, KernelsAreTheirDefinition) {
   EXPECT_TRUE(minima_kernel_runs(best_minima_kernel()));
 }
 
-// sort_hashes against std::sort: hash values of every size up to a page's
-// shingle set and beyond, with repeats, and values that crowd one bucket
-// (the fallback).
+// sort_hashes and sort_by_hash against std::sort: hash values of every
+// size up to a page's shingle set and beyond, with repeats, values that
+// crowd one bucket, all in a narrow range, and records whose keys repeat
+// with ties broken by a second field (the corpus engine's band keys).
 TEST(HashSort, OrdersAsStdSort) {
   std::mt19937_64 rng(31);
   std::vector<uint64_t> scratch;
-  for (int trial = 0; trial < 400; ++trial) {
-    const std::size_t n = trial < 300 ? static_cast<std::size_t>(trial) : 300 + rng() % 3000;
-    std::vector<uint64_t> values(n);
-    for (uint64_t& v : values) {
-      switch (trial % 4) {
-        case 0: v = rng(); break;
-        case 1: v = rng() % 8; break;                                  // few values, each repeated
-        case 2: v = (rng() >> 40) | 0x1234000000000000ull; break;     // all in a narrow range
-        default: v = values.empty() || rng() % 3 ? rng() : values[0];  // hashes with repeats
-      }
+  auto draw = [&](int kind, const std::vector<uint64_t>& so_far) -> uint64_t {
+    switch (kind % 5) {
+      case 0: return rng();
+      case 1: return rng() % 8;                                   // few values, each repeated
+      case 2: return (rng() >> 40) | 0x1234000000000000ull;      // a narrow range
+      case 3: return rng() % 64 == 0 ? 0x00FF000000000000ull : (rng() >> 50);  // one crowded bucket
+      default: return so_far.empty() || rng() % 3 ? rng() : so_far[rng() % so_far.size()];  // hashes with repeats
     }
+  };
+  for (int trial = 0; trial < 500; ++trial) {
+    const std::size_t n = trial < 300 ? static_cast<std::size_t>(trial) : 300 + rng() % 5000;
+    std::vector<uint64_t> values;
+    for (std::size_t i = 0; i < n; ++i) values.push_back(draw(trial, values));
     std::vector<uint64_t> expected = values;
     std::sort(expected.begin(), expected.end());
     sort_hashes(values, scratch);
     ASSERT_EQ(values, expected) << "trial " << trial << ", " << n << " values";
+  }
+  struct Keyed {
+    uint64_t key;
+    uint32_t page;
+    bool operator==(const Keyed&) const = default;
+  };
+  auto order = [](const Keyed& x, const Keyed& y) { return x.key != y.key ? x.key < y.key : x.page < y.page; };
+  std::vector<Keyed> keyed_scratch;
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = rng() % 4000;
+    std::vector<uint64_t> keys;
+    std::vector<Keyed> records;
+    for (std::size_t i = 0; i < n; ++i) {
+      keys.push_back(draw(trial, keys));
+      records.push_back({keys.back(), static_cast<uint32_t>(rng() % 100000)});
+    }
+    std::vector<Keyed> expected = records;
+    std::sort(expected.begin(), expected.end(), order);
+    sort_by_hash(records, keyed_scratch, [](const Keyed& k) { return k.key; }, order);
+    ASSERT_EQ(records, expected) << "trial " << trial << ", " << n << " records";
   }
 }
 
