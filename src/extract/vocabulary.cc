@@ -88,7 +88,7 @@ Hint CompiledVocabulary::classify_hints(std::string_view hints) const {
       while (i < hints.size() && is_token_separator(hints[i])) ++i;
       std::size_t start = i;
       while (i < hints.size() && !is_token_separator(hints[i])) ++i;
-      if (i > start && negative_tokens_.count(std::string(hints.substr(start, i - start)))) return Hint::kNegative;
+      if (i > start && negative_tokens_.count(hints.substr(start, i - start))) return Hint::kNegative;
     }
   }
   if (positive_ && RE2::PartialMatch(hints, *positive_)) return Hint::kPositive;

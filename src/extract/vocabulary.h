@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 
+#include "base/string_set.h"
 #include "husk/extract.h"
 
 namespace husk {
@@ -30,8 +30,8 @@ class CompiledVocabulary {
  private:
   std::shared_ptr<const RE2> positive_;  // shared by every copy of the same list
   std::shared_ptr<const RE2> negative_;
-  std::unordered_set<std::string> negative_tokens_;
-  std::unordered_set<std::string> boilerplate_lines_;
+  StringSet negative_tokens_;  // looked up by string_view: a token is not copied
+  StringSet boilerplate_lines_;
   std::vector<std::string> end_markers_;
 };
 
