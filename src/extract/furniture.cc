@@ -56,11 +56,12 @@ uint8_t FurnitureLines::first_class(const OnePass& pass, const std::vector<Compi
   if (pass.set) {
     std::vector<int> hits;
     RE2::Set::ErrorInfo error;
-    if (pass.set->Match(text, &hits, &error)) {
-      int first = *std::min_element(hits.begin(), hits.end());
-      return pass.class_of[static_cast<std::size_t>(first)];
-    }
-    if (error.kind == RE2::Set::kNoError) return 0;
+    const bool matched = pass.set->Match(text, &hits, &error);
+    if (matched && !hits.empty())
+      return pass.class_of[static_cast<std::size_t>(*std::min_element(hits.begin(), hits.end()))];
+    if (!matched && error.kind == RE2::Set::kNoError) return 0;
+    // The automaton ran out of memory (or answered without its patterns):
+    // every class in turn.
   }
   for (std::size_t k = 0; k < classes.size(); ++k)
     if (classes[k].*kind && RE2::PartialMatch(text, *(classes[k].*kind))) return static_cast<uint8_t>(k + 1);
