@@ -63,7 +63,8 @@ class FurnitureLines {
   // (callgrind).
   uint8_t number_of(std::string_view text, uint32_t words) const;
   // The same, each class's alternation tried in turn: number_of's twin,
-  // and its answer where the set's automaton runs out of memory.
+  // and its answer where the set cannot be built or its automaton runs out
+  // of memory.
   uint8_t number_of_one_by_one(std::string_view text, uint32_t words) const;
   std::string_view name(uint8_t number) const;
   std::size_t size() const { return classes_.size(); }
