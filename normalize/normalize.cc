@@ -412,9 +412,11 @@ class Normalizer {
   NormalizedText run(std::string_view text) {
     // About a term for every six bytes: an English word and the space
     // after it (Cyrillic, Greek and CJK terms take more bytes), so that
-    // the terms are rarely moved as the vector grows.
-    terms_.reserve(text.size() / 6);
-    marks_.reserve(text.size() / 6);
+    // the terms are rarely moved as the vector grows; up to a page's worth,
+    // so that a huge text of few words does not reserve for many.
+    constexpr std::size_t kMostReserved = 1 << 16;
+    terms_.reserve(std::min(text.size() / 6, kMostReserved));
+    marks_.reserve(std::min(text.size() / 6, kMostReserved));
     std::size_t start = 0;
     while (start <= text.size()) {
       std::size_t nl = text.find('\n', start);
