@@ -84,15 +84,39 @@ std::vector<uint64_t> SignContext::word_shingles(uint32_t w) {
   std::vector<uint64_t> out;
   if (hashes.empty()) return out;
   w = std::max<uint32_t>(w, 1);
-  std::size_t count = hashes.size() >= w ? hashes.size() - w + 1 : 1;
-  out.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) {
+  auto mix = [](uint64_t h, uint64_t term) {
+    uint64_t mixed = h ^ term;
+    return splitmix64(mixed);
+  };
+  if (hashes.size() < w) {  // one shingle of every term
     uint64_t h = w;
-    for (std::size_t k = i; k < std::min<std::size_t>(i + w, hashes.size()); ++k) {
-      uint64_t mixed = h ^ hashes[k];
-      h = splitmix64(mixed);
-    }
+    for (uint64_t term : hashes) h = mix(h, term);
     out.push_back(h);
+    return out;
+  }
+  const std::size_t count = hashes.size() - w + 1;
+  out.resize(count);
+  // Four shingles a step: each is a chain of w mixes, each mix waiting on
+  // the one before, so four chains side by side keep the multipliers busy.
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    uint64_t h0 = w, h1 = w, h2 = w, h3 = w;
+    const uint64_t* t = hashes.data() + i;
+    for (std::size_t k = 0; k < w; ++k) {
+      h0 = mix(h0, t[k]);
+      h1 = mix(h1, t[k + 1]);
+      h2 = mix(h2, t[k + 2]);
+      h3 = mix(h3, t[k + 3]);
+    }
+    out[i] = h0;
+    out[i + 1] = h1;
+    out[i + 2] = h2;
+    out[i + 3] = h3;
+  }
+  for (; i < count; ++i) {
+    uint64_t h = w;
+    for (std::size_t k = i; k < i + w; ++k) h = mix(h, hashes[k]);
+    out[i] = h;
   }
   return out;
 }

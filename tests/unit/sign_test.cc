@@ -178,6 +178,33 @@ TEST(Minhash, KernelsAreTheirDefinition) {
   EXPECT_TRUE(minima_kernel_runs(best_minima_kernel()));
 }
 
+// Word shingles, four computed side by side, against their definition one
+// at a time: each shingle is w mixes of its terms' hashes in order, and a
+// text shorter than w one shingle of all its terms.
+TEST(Minhash, WordShinglesAreTheirDefinition) {
+  std::mt19937 rng(37);
+  for (uint32_t w : {1u, 2u, 3u, 5u, 8u}) {
+    for (int words : {0, 1, 2, 4, 5, 6, 7, 8, 9, 13, 150}) {
+      std::vector<int> ids;
+      for (int i = 0; i < words; ++i) ids.push_back(static_cast<int>(rng() % 50));
+      NormalizedText text = text_of(tokens(ids));
+      SignOptions options;
+      SignContext context(text, options, nullptr);
+      std::vector<uint64_t> expected;
+      const std::size_t n = text.terms.size();
+      for (std::size_t i = 0; n > 0 && i < (n >= w ? n - w + 1 : 1); ++i) {
+        uint64_t h = w;
+        for (std::size_t k = i; k < std::min<std::size_t>(i + w, n); ++k) {
+          uint64_t mixed = h ^ xxh64(text.terms[k], 0);
+          h = splitmix64(mixed);
+        }
+        expected.push_back(h);
+      }
+      EXPECT_EQ(context.word_shingles(w), expected) << w << "-shingles of " << words << " words";
+    }
+  }
+}
+
 // sort_hashes and sort_by_hash against std::sort: hash values of every
 // size up to a page's shingle set and beyond, with repeats, values that
 // crowd one bucket, all in a narrow range, and records whose keys repeat
