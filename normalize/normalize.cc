@@ -329,9 +329,8 @@ bool ascii_ends_sentence(std::string_view text, std::size_t begin, std::size_t e
   return ascii_abbreviations().count(w) == 0;
 }
 
-
 // Whether the character between two word characters joins them into one
-// word (lower-cased text): '.', '\'', ’ and ‘ between two letters or two digits
+// word (letters of either case): '.', '\'', ’ and ‘ between two letters or two digits
 // (WB6, WB7, WB11, WB12), ',' and ';' between two digits (WB11, WB12).
 // ICU's root rules leave ':' out of MidLetter.
 bool joins(char mid, char left, char right) {
