@@ -1,8 +1,6 @@
 // Page furniture (furniture.h).
 #include "extract/furniture.h"
 
-#include <algorithm>
-
 #include "base/text_util.h"
 #include "extract/vocabulary.h"
 
@@ -32,55 +30,17 @@ FurnitureLines::FurnitureLines(const std::vector<FurnitureClass>& classes) {
     Compiled k{c.name, compiled(c.patterns), compiled(c.any_length)};
     if ((k.pattern || k.any_length) && classes_.size() < kMaxFurnitureClasses) classes_.push_back(std::move(k));
   }
-  short_lines_ = one_pass(classes_, &Compiled::pattern);
-  any_length_ = one_pass(classes_, &Compiled::any_length);
 }
 
-FurnitureLines::OnePass FurnitureLines::one_pass(const std::vector<Compiled>& classes,
-                                                 std::shared_ptr<const RE2> Compiled::*kind) {
-  OnePass out;
-  auto set = std::make_shared<RE2::Set>(furniture_pattern_options(), RE2::UNANCHORED);
-  for (std::size_t k = 0; k < classes.size(); ++k) {
-    const std::shared_ptr<const RE2>& re = classes[k].*kind;
-    if (!re) continue;
-    if (set->Add(re->pattern(), nullptr) < 0) return {};
-    out.class_of.push_back(static_cast<uint8_t>(k + 1));
-  }
-  if (out.class_of.empty() || !set->Compile()) return {};
-  out.set = std::move(set);
-  return out;
-}
-
-uint8_t FurnitureLines::first_class(const OnePass& pass, const std::vector<Compiled>& classes,
-                                    std::shared_ptr<const RE2> Compiled::*kind, std::string_view text) {
-  if (pass.set) {
-    std::vector<int> hits;
-    RE2::Set::ErrorInfo error;
-    const bool matched = pass.set->Match(text, &hits, &error);
-    if (matched && !hits.empty())
-      return pass.class_of[static_cast<std::size_t>(*std::min_element(hits.begin(), hits.end()))];
-    if (!matched && error.kind == RE2::Set::kNoError) return 0;
-    // The automaton ran out of memory (or answered without its patterns):
-    // every class in turn.
-  }
-  for (std::size_t k = 0; k < classes.size(); ++k)
-    if (classes[k].*kind && RE2::PartialMatch(text, *(classes[k].*kind))) return static_cast<uint8_t>(k + 1);
-  return 0;
-}
-
-uint8_t FurnitureLines::classify(std::string_view text, uint32_t words, bool one_by_one) const {
+uint8_t FurnitureLines::number_of(std::string_view text, uint32_t words) const {
   if (words == 0) return 0;
   text = trim(text);
-  const OnePass each;  // no set: every class in turn
   if (words <= kFurnitureMaxWords)
-    if (uint8_t k = first_class(one_by_one ? each : short_lines_, classes_, &Compiled::pattern, text)) return k;
-  return first_class(one_by_one ? each : any_length_, classes_, &Compiled::any_length, text);
-}
-
-uint8_t FurnitureLines::number_of(std::string_view text, uint32_t words) const { return classify(text, words, false); }
-
-uint8_t FurnitureLines::number_of_one_by_one(std::string_view text, uint32_t words) const {
-  return classify(text, words, true);
+    for (std::size_t k = 0; k < classes_.size(); ++k)
+      if (classes_[k].pattern && RE2::PartialMatch(text, *classes_[k].pattern)) return static_cast<uint8_t>(k + 1);
+  for (std::size_t k = 0; k < classes_.size(); ++k)
+    if (classes_[k].any_length && RE2::PartialMatch(text, *classes_[k].any_length)) return static_cast<uint8_t>(k + 1);
+  return 0;
 }
 
 std::vector<uint8_t> furniture_classes(const Blocks& blocks, const FurnitureLines& lines, uint32_t min_words) {

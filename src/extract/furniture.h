@@ -11,7 +11,6 @@
 #pragma once
 
 #include <re2/re2.h>
-#include <re2/set.h>
 
 #include <cstdint>
 #include <memory>
@@ -57,15 +56,7 @@ class FurnitureLines {
   // any-length pattern).
   std::string_view class_of(std::string_view text, uint32_t words) const { return name(number_of(text, words)); }
   // The same as a number: 0 for none, k for the k-th class in name order.
-  // Every class is tried in one pass over the text (an RE2::Set of the
-  // classes' alternations): trying them one by one, each a pass, was 3% of
-  // husk extract's instructions on the article-extraction-benchmark
-  // (callgrind).
   uint8_t number_of(std::string_view text, uint32_t words) const;
-  // The same, each class's alternation tried in turn: number_of's twin,
-  // and its answer where the set cannot be built or its automaton runs out
-  // of memory.
-  uint8_t number_of_one_by_one(std::string_view text, uint32_t words) const;
   std::string_view name(uint8_t number) const;
   std::size_t size() const { return classes_.size(); }
 
@@ -75,18 +66,7 @@ class FurnitureLines {
     std::shared_ptr<const RE2> pattern;     // furniture_alternation of the class's patterns, or null
     std::shared_ptr<const RE2> any_length;  // the same of its any-length patterns, or null
   };
-  // The alternations of one kind (short lines' or any length's) as one
-  // set: the set's k-th pattern is class_of[k]'s.
-  struct OnePass {
-    std::shared_ptr<const RE2::Set> set;  // null when it could not be built
-    std::vector<uint8_t> class_of;        // class numbers (1-based)
-  };
-  static OnePass one_pass(const std::vector<Compiled>& classes, std::shared_ptr<const RE2> Compiled::*kind);
-  static uint8_t first_class(const OnePass& pass, const std::vector<Compiled>& classes,
-                             std::shared_ptr<const RE2> Compiled::*kind, std::string_view text);
-  uint8_t classify(std::string_view text, uint32_t words, bool one_by_one) const;
   std::vector<Compiled> classes_;
-  OnePass short_lines_, any_length_;
 };
 
 // Per block: its class number (FurnitureLines::number_of), 0 where it is

@@ -4,8 +4,6 @@
 #include "extract/furniture.h"
 #include "extract/page_type.h"
 
-#include <nlohmann/json.hpp>
-
 #include "husk/processor.h"
 #include "unit/test_util.h"
 
@@ -196,49 +194,6 @@ TEST(Furniture, AFormsLegalLinesAreFurnitureAtAnyLength) {
 // compiled to 67,000 instructions in 28 ms, twice at each start (the
 // configuration's check and the rule's own), and added 0.05 s to every run
 // of husk extract.
-// The classes tried in one pass (an RE2::Set) against the same classes
-// tried one by one, on every line and every run of up to 30 words of the
-// development collections' gold texts and on the furniture lines above:
-// the same class for each.
-TEST(Furniture, OnePassFindsWhatEachClassInTurnFinds) {
-  const FurnitureLines lines(default_extract_config().furniture);
-  std::vector<std::string> texts = {"Photo: Jane Doe / Reuters", "5 min read", "© 2022 Example News", "Kommentieren",
-                                    "Last updated: April 21, 2025", "Фото: ТАСС", "Subscribe now for the full story.",
-                                    // lines of two classes: the first class in name order wins
-                                    "© 2022 Example News. Please log in to comment.",
-                                    "Netiquette: © Example News"};
-  if (const std::string aeb = test::dataset("article-extraction-benchmark"); !aeb.empty()) {
-    const auto gold = nlohmann::json::parse(test::read_file(aeb + "/ground-truth.json"));
-    for (const auto& [id, page] : gold.items()) texts.push_back(page.value("articleBody", ""));
-  }
-  std::size_t tried = 0, found = 0;
-  auto check = [&](std::string_view text) {
-    const uint32_t words = spaced_words(text);
-    const uint8_t one_pass = lines.number_of(text, words);
-    ASSERT_EQ(one_pass, lines.number_of_one_by_one(text, words)) << text;
-    ++tried;
-    found += one_pass != 0;
-  };
-  for (const std::string& text : texts) {
-    std::size_t start = 0;
-    while (start < text.size()) {
-      const std::size_t end = std::min(text.find('\n', start), text.size());
-      const std::string_view line = std::string_view(text).substr(start, end - start);
-      check(line);
-      // Runs of 1 to 30 words from the line's start, so that short
-      // fragments of prose are tried as lines too.
-      for (std::size_t at = 0, n = 0; at < line.size() && n < 30; ++n) {
-        at = line.find(' ', at + 1);
-        if (at == std::string_view::npos) break;
-        check(line.substr(0, at));
-      }
-      start = end + 1;
-    }
-  }
-  EXPECT_GT(tried, 1000u);
-  EXPECT_GT(found, 5u);
-}
-
 TEST(Furniture, EveryPatternIsASmallProgram) {
   for (const FurnitureClass& c : default_extract_config().furniture)
     for (const std::vector<std::string>* list : {&c.patterns, &c.any_length})
