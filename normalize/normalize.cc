@@ -324,8 +324,7 @@ bool ascii_ends_sentence(std::string_view text, std::size_t begin, std::size_t e
   while (word > begin && text[word - 1] != ' ') --word;
   if (end - 1 - word == 1 && text[word] >= 'A' && text[word] <= 'Z') return false;
   std::string w(text.substr(word, end - word));
-  for (char& c : w)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  for (char& c : w) c = ascii_lower(c);
   return ascii_abbreviations().count(w) == 0;
 }
 
@@ -362,8 +361,6 @@ std::vector<std::string> join_spaced_letters(std::vector<std::string>& terms, co
       ++j;
     return j;
   };
-  sentence_of.clear();
-  for (const TermMark& m : marks) sentence_of.push_back(m.sentence);
   // The words of the text, the witnesses a short run needs; gathered only
   // when the text has such a run, before any term moves to the output.
   bool any_run = false;
@@ -380,10 +377,13 @@ std::vector<std::string> join_spaced_letters(std::vector<std::string>& terms, co
     }
     i = j;
   }
-  if (!any_run) return std::move(terms);
+  sentence_of.clear();
+  if (!any_run) {
+    for (const TermMark& m : marks) sentence_of.push_back(m.sentence);
+    return std::move(terms);
+  }
   std::vector<std::string> out;
   out.reserve(terms.size());
-  sentence_of.clear();
   for (std::size_t i = 0; i < terms.size();) {
     std::size_t j = run_end(i);
     std::size_t run = j - i;
