@@ -107,36 +107,47 @@ TEST(Minhash, LshCandidateRateFollowsTheSCurve) {
 // loop folds in 32-bit lanes eight permutations at a time; texts of 1 to
 // 400 words give it every remainder of the permutation count and shingle
 // sets of every size.
+// Documents signed under settings taken at random, so that one thread
+// meets each seed and count after others (the permutations drawn from a
+// seed are kept per thread): two seeds share a count of 128.
 TEST(Minhash, MinimaAreTheirDefinition) {
   const uint64_t p = (1ull << 31) - 1;
   std::mt19937 rng(17);
-  for (uint32_t permutations : {128u, 100u, 13u, 7u}) {
+  struct Setting {
     SignOptions options;
-    options.minhash_permutations = permutations;
-    options.seed = rng();
-    std::vector<uint64_t> a(permutations), b(permutations);
-    uint64_t state = options.seed;
+    std::vector<uint64_t> a, b;
+  };
+  std::vector<Setting> settings;
+  for (uint32_t permutations : {128u, 128u, 100u, 13u, 7u}) {
+    Setting setting;
+    setting.options.minhash_permutations = permutations;
+    setting.options.seed = rng();
+    uint64_t state = setting.options.seed;
     for (uint32_t i = 0; i < permutations; ++i) {
-      a[i] = splitmix64(state) % (p - 1) + 1;
-      b[i] = splitmix64(state) % p;
+      setting.a.push_back(splitmix64(state) % (p - 1) + 1);
+      setting.b.push_back(splitmix64(state) % p);
     }
-    for (int trial = 0; trial < 40; ++trial) {
-      std::vector<int> ids;
-      const int words = 1 + static_cast<int>(rng() % 400);
-      for (int w = 0; w < words; ++w) ids.push_back(static_cast<int>(rng() % 5000));
-      NormalizedText text = text_of(tokens(ids));
-      SignContext context(text, options, nullptr);
-      const std::vector<uint64_t>& minima = context.minima();
-      const std::vector<uint64_t>& shingles = context.shingle_set();
-      ASSERT_EQ(minima.size(), permutations);
-      for (uint32_t i = 0; i < permutations; ++i) {
-        uint64_t least = p;
-        for (uint64_t h : shingles) {
-          const unsigned __int128 v = static_cast<unsigned __int128>(a[i]) * (h % p) + b[i];
-          least = std::min(least, static_cast<uint64_t>(v % p));
-        }
-        ASSERT_EQ(minima[i], least) << "permutation " << i << " of " << permutations << ", trial " << trial;
+    settings.push_back(std::move(setting));
+  }
+  for (int trial = 0; trial < 200; ++trial) {
+    const Setting& setting = settings[rng() % settings.size()];
+    const uint32_t permutations = setting.options.minhash_permutations;
+    std::vector<int> ids;
+    const int words = 1 + static_cast<int>(rng() % 400);
+    for (int w = 0; w < words; ++w) ids.push_back(static_cast<int>(rng() % 5000));
+    NormalizedText text = text_of(tokens(ids));
+    SignContext context(text, setting.options, nullptr);
+    const std::vector<uint64_t>& minima = context.minima();
+    const std::vector<uint64_t>& shingles = context.shingle_set();
+    ASSERT_EQ(minima.size(), permutations);
+    for (uint32_t i = 0; i < permutations; ++i) {
+      uint64_t least = p;
+      for (uint64_t h : shingles) {
+        const unsigned __int128 v = static_cast<unsigned __int128>(setting.a[i]) * (h % p) + setting.b[i];
+        least = std::min(least, static_cast<uint64_t>(v % p));
       }
+      ASSERT_EQ(minima[i], least) << "permutation " << i << " of " << permutations << ", seed "
+                                  << setting.options.seed << ", trial " << trial;
     }
   }
 }
