@@ -60,9 +60,13 @@ std::vector<std::pair<std::string, fs::path>> page_files(const std::string& root
     return false;
   };
   std::vector<std::pair<std::string, fs::path>> files;
-  std::vector<fs::path> pending{fs::path(root)};
+  // Each directory beside its path under the root, which names its files:
+  // fs::relative would resolve both paths through the file system (a
+  // readlink for every component of each, eleven calls a page on the
+  // development sets).
+  std::vector<std::pair<fs::path, fs::path>> pending{{fs::path(root), fs::path()}};
   while (!pending.empty()) {
-    fs::path dir = std::move(pending.back());
+    auto [dir, under] = std::move(pending.back());
     pending.pop_back();
     std::error_code ec;
     fs::directory_iterator it(dir, ec), end;
@@ -77,13 +81,13 @@ std::vector<std::pair<std::string, fs::path>> page_files(const std::string& root
       }
       std::error_code kind_ec;
       if (it->is_directory(kind_ec) && !it->is_symlink(kind_ec)) {
-        pending.push_back(it->path());
+        pending.emplace_back(it->path(), under / it->path().filename());
         continue;
       }
       if (!it->is_regular_file(kind_ec)) continue;
       std::string name = it->path().filename().string();
       if (format_from_name(name) == Format::kOther || left_out(it->path())) continue;
-      files.emplace_back(fs::relative(it->path(), root, kind_ec).generic_string(), it->path());
+      files.emplace_back((under / name).generic_string(), it->path());
     }
   }
   std::sort(files.begin(), files.end());

@@ -57,6 +57,15 @@ TEST(Ingest, DirectoryWalkIsRecursiveSortedAndRelative) {
   EXPECT_EQ(pages[0].bytes, "<p>y</p>");
   EXPECT_EQ(pages[1].id, "a/z.htm");
   EXPECT_EQ(pages[2].id, "b.html");
+  // However the root is spelled, and a linked page by its own name.
+  TempDir elsewhere;
+  write_file(elsewhere.file("target.html"), "<p>t</p>");
+  std::filesystem::create_symlink(elsewhere.file("target.html"), dir.file("c.html"));
+  pages = read_all({dir.path().string() + "/./"});
+  ASSERT_EQ(pages.size(), 4u);
+  EXPECT_EQ(pages[1].id, "a/z.htm");
+  EXPECT_EQ(pages[3].id, "c.html");
+  EXPECT_EQ(pages[3].bytes, "<p>t</p>");
 }
 
 TEST(Ingest, TruncatedGzipIsAPageErrorAndNeighboursSurvive) {
