@@ -453,7 +453,7 @@ TEST(Cli, TrainSaysWhereItStandsOnATerminalOnly) {
   test::CommandResult terminal =
       test::run_command("script -qec '" + std::string(HUSK_BINARY) + " " + train + "' /dev/null");
   ASSERT_EQ(terminal.exit_code, 0) << terminal.out;
-  for (const std::string& drawn :
+  for (std::string_view drawn :
        {"\rtrain: analysing pages: 1/40", "\rtrain: block model, fold 1 of 2: 1/3", "\rtrain: block model, fold 2 of 2: 1/3",
         "\rtrain: page types, fold 1 of 2: 1/80", "\rtrain: page types, fold 2 of 2: 1/80",
         "\rtrain: block model, all pages: 1/3"})
