@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "husk/status.h"
@@ -40,10 +41,13 @@ class GzReader {
 
  private:
   bool fill();
+  // After gzread found nothing more: the end, or the error status() names.
+  void end_of_input();
 
   gzFile file_ = nullptr;
   std::string path_;
   std::string buffer_;
+  std::unique_ptr<char[]> chunk_;  // read_all's, not zeroed
   std::size_t pos_ = 0;
   std::size_t offset_ = 0;
   bool eof_ = false;

@@ -68,6 +68,34 @@ TEST(Ingest, DirectoryWalkIsRecursiveSortedAndRelative) {
   EXPECT_EQ(pages[3].bytes, "<p>t</p>");
 }
 
+// Pages of several reads (zlib hands a page on 256 KB at a time) come
+// whole, compressed or not; one over the page limit is its own error, and
+// the pages beside it are read.
+TEST(Ingest, LongPagesComeWholeAndOneOverTheLimitIsItsError) {
+  TempDir dir;
+  std::string long_page;
+  for (int i = 0; long_page.size() < 700000; ++i) long_page += "<p>paragraph " + std::to_string(i) + "</p>\n";
+  write_file(dir.file("a.html.gz"), gzip(long_page));
+  write_file(dir.file("b.html"), long_page);
+  write_file(dir.file("c.html.gz"), gzip(long_page + long_page));
+  write_file(dir.file("d.html"), "<p>fine</p>");
+  IngestOptions options;
+  options.max_page_bytes = 1000000;
+  std::vector<RawPage> pages;
+  ingest({dir.path().string()}, options, [&](RawPage&& p) {
+    pages.push_back(std::move(p));
+    return true;
+  });
+  ASSERT_EQ(pages.size(), 4u);
+  EXPECT_TRUE(pages[0].status.ok()) << pages[0].status.to_string();
+  EXPECT_TRUE(pages[0].bytes == long_page) << pages[0].bytes.size() << " bytes of " << long_page.size();
+  EXPECT_TRUE(pages[1].bytes == long_page) << pages[1].bytes.size() << " bytes of " << long_page.size();
+  EXPECT_NE(pages[2].status.to_string().find("larger than the limit of 1000000 bytes"), std::string::npos)
+      << pages[2].status.to_string();
+  EXPECT_TRUE(pages[2].bytes.empty());
+  EXPECT_EQ(pages[3].bytes, "<p>fine</p>");
+}
+
 TEST(Ingest, TruncatedGzipIsAPageErrorAndNeighboursSurvive) {
   TempDir dir;
   std::string gz = gzip(std::string(50000, 'x'));
